@@ -1,0 +1,33 @@
+"""A Dominion rules engine: immutable game states and pure functions.
+
+    >>> import dominion
+    >>> state = dominion.new_game(players=2, kingdom="First Game", seed=1)
+    >>> decision = dominion.pending(state)        # who must answer what, and the legal answers
+    >>> state = dominion.step(state, decision.moves[0])
+
+See the README for the decision kinds and answer shapes.
+"""
+from . import cards as _cards  # noqa: F401  (fills the card registry)
+from .card import CARDS, SETS, Card, card, card_names
+from .engine import cost
+from .errors import (DominionError, GameOverError, IllegalAnswerError, InvalidConfigError,
+                     InvalidKingdomError, InvalidPositionError, NotYourDecisionError,
+                     UnknownCardError)
+from .game import (PlayerView, Record, View, decision_number, is_over, make_config, new_game,
+                   pending, player_score, position, record, replay, score, step, view,
+                   visible_event, winners)
+from .kingdoms import RECOMMENDED, kingdom_pool, resolve_kingdom
+from .state import (ACTION, BUY, CHOOSE, CLEANUP, END_PHASE, ORDER, OVER, PLAY, PLAY_TREASURES,
+                    SELECT, TURN, Config, Decision, Event, Move, PlayerState, State)
+
+__all__ = [
+    "new_game", "position", "pending", "step", "view", "score", "winners", "replay", "record",
+    "is_over", "decision_number", "make_config", "player_score", "visible_event", "cost",
+    "card", "card_names", "kingdom_pool", "resolve_kingdom",
+    "CARDS", "SETS", "RECOMMENDED", "Card", "Config", "Decision", "Event", "Move", "PlayerState",
+    "PlayerView", "Record", "State", "View",
+    "TURN", "SELECT", "CHOOSE", "ORDER", "PLAY", "PLAY_TREASURES", "BUY", "END_PHASE",
+    "ACTION", "CLEANUP", "OVER",
+    "DominionError", "UnknownCardError", "InvalidKingdomError", "InvalidConfigError",
+    "InvalidPositionError", "IllegalAnswerError", "NotYourDecisionError", "GameOverError",
+]

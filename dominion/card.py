@@ -1,0 +1,99 @@
+"""What a card is, and the two registries that make states pure data.
+
+A card is defined once, as a `Card` value in its set's module (``dominion/cards/``). States hold
+only card *names*; effects that must stop to ask a question leave frames on the state's stack that
+name a continuation function registered here, never a closure, so any state can be serialized.
+Both registries are filled once when ``dominion.cards`` is imported and never change afterwards.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Optional
+
+from .errors import UnknownCardError
+
+# Card types.
+ACTION_T, TREASURE_T, VICTORY_T, CURSE_T, ATTACK_T, REACTION_T = (
+    "Action", "Treasure", "Victory", "Curse", "Attack", "Reaction")
+
+# Sets (cards.md): where a card comes from, and which editions' card pools include it.
+BASIC, BASE_2E, BASE_1E, INTRIGUE_2E, INTRIGUE_1E = (
+    "basic", "base-2e", "base-1e", "intrigue-2e", "intrigue-1e")
+SETS = (BASE_2E, BASE_1E, INTRIGUE_2E, INTRIGUE_1E)
+
+
+@dataclass(frozen=True)
+class Card:
+    """One card: its printed facts, its simple bonuses, and the functions for its text.
+
+    ``effect(w, player, uid)`` runs after the +Cards/+Actions/+Buys/+$ bonuses (the order of the
+    card texts in scope); ``uid`` identifies this physical card while it is in play, so that a
+    card that trashes itself does so only once under Throne Room. ``reaction(w, player, attacker)``
+    runs when the card is revealed against an Attack; ``can_react(w, player)`` says whether it may
+    be revealed now. ``victory_points(cards)`` computes variable VP from all the owner's cards.
+    ``editions`` are the sets whose Kingdom pool includes the card (shared cards are in both).
+    """
+    name: str
+    cost: int
+    types: tuple
+    set: str
+    text: str = ""
+    editions: tuple = ()
+    coins: int = 0                # a Treasure's value
+    vp: int = 0                   # fixed victory points
+    plus_cards: int = 0
+    plus_actions: int = 0
+    plus_buys: int = 0
+    plus_coins: int = 0
+    effect: Optional[Callable] = field(default=None, compare=False)
+    reaction: Optional[Callable] = field(default=None, compare=False)
+    can_react: Optional[Callable] = field(default=None, compare=False)
+    victory_points: Optional[Callable] = field(default=None, compare=False)
+
+    def __post_init__(self):
+        t = self.types
+        object.__setattr__(self, "is_action", ACTION_T in t)
+        object.__setattr__(self, "is_treasure", TREASURE_T in t)
+        object.__setattr__(self, "is_victory", VICTORY_T in t)
+        object.__setattr__(self, "is_curse", CURSE_T in t)
+        object.__setattr__(self, "is_attack", ATTACK_T in t)
+        object.__setattr__(self, "is_reaction", REACTION_T in t)
+        object.__setattr__(self, "is_kingdom", self.set != BASIC)
+        if not self.editions:
+            object.__setattr__(self, "editions", (self.set,))
+
+
+CARDS: dict[str, Card] = {}
+CONTINUATIONS: dict[str, Callable] = {}
+
+
+def define(*cards: Card) -> None:
+    """Add cards to the registry (once each, at import of their set's module)."""
+    for c in cards:
+        if c.name in CARDS:
+            raise RuntimeError(f"card {c.name!r} is defined twice")
+        CARDS[c.name] = c
+
+
+def continuation(fn: Callable) -> Callable:
+    """Register ``fn`` so that frames can name it; frames store ``fn.frame_name``."""
+    name = f"{fn.__module__.rsplit('.', 1)[-1]}.{fn.__name__}"
+    if name in CONTINUATIONS:
+        raise RuntimeError(f"continuation {name!r} is registered twice")
+    CONTINUATIONS[name] = fn
+    fn.frame_name = name
+    return fn
+
+
+def card(name: str) -> Card:
+    """The card called ``name``; raises UnknownCardError listing what exists if there is none."""
+    try:
+        return CARDS[name]
+    except (KeyError, TypeError):
+        raise UnknownCardError(
+            f"unknown card {name!r}; known cards: {', '.join(sorted(CARDS))}") from None
+
+
+def card_names() -> tuple:
+    """Every card name, sorted."""
+    return tuple(sorted(CARDS))

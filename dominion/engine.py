@@ -1,0 +1,648 @@
+"""The rules machinery: a working copy of a state, the primitives cards are written with, and the
+turn structure (Action, Buy, Clean-up).
+
+`step` (in ``game.py``) copies a `State` into a `Work`, lets the rules change the copy, and
+freezes it into a new `State` once: a state is never changed in place, and a step costs one
+record write however many cards move. Everything that must wait for an answer is a frame on
+``w.stack``: either ``(name, *args)``, a registered continuation run as ``fn(w, *args)``, or an
+ask frame ``("?", decision, name, args)`` whose continuation runs as ``fn(w, answer, *args)``.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from functools import lru_cache
+
+from . import rng
+from .card import CARDS, CONTINUATIONS, continuation
+from .state import (ACTION, BUY, CHOOSE, CLEANUP, END_PHASE, ORDER, OVER, PLAY, PLAY_TREASURES,
+                    SELECT, TURN, BUY as BUY_VERB, Decision, Event, Move, PlayerState, State)
+
+ASK = "?"
+
+BASIC_PILES = ("Copper", "Silver", "Gold", "Estate", "Duchy", "Province", "Curse")
+
+
+class PlayerWork:
+    """Mutable copy of one player's zones, alive only inside one step."""
+    __slots__ = PlayerState._fields
+
+    def __init__(self, ps: PlayerState):
+        self.hand, self.deck, self.discard, self.in_play, self.aside, self.looking = ps
+
+    def freeze(self) -> PlayerState:
+        return PlayerState(self.hand, self.deck, self.discard, self.in_play, self.aside,
+                           self.looking)
+
+
+class Work:
+    """Mutable copy of a `State`, alive only inside one call of `step` (an evolver)."""
+    __slots__ = State._fields + ("events",)
+
+    def __init__(self, s: State):
+        (self.config, self.pile_names, supply, self.trash, players, self.current, self.phase,
+         self.actions, self.buys, self.coins, self.turn, self.turns_taken, self.actions_played,
+         self.cost_reduction, self.copper_bonus, self.merchants, self.silvers_played,
+         self.bought, self.left_play, self.next_uid, self.immune, stack, self.rng, self.log,
+         self.answers) = s
+        self.supply = list(supply)
+        self.players = [PlayerWork(p) for p in players]
+        self.stack = list(stack)
+        self.events = []
+
+    def freeze(self) -> State:
+        log = self.log.extend(self.events) if self.events else self.log
+        return State(self.config, self.pile_names, tuple(self.supply), self.trash,
+                     tuple(p.freeze() for p in self.players), self.current, self.phase,
+                     self.actions, self.buys, self.coins, self.turn, self.turns_taken,
+                     self.actions_played, self.cost_reduction, self.copper_bonus,
+                     self.merchants, self.silvers_played, self.bought, self.left_play,
+                     self.next_uid, self.immune, tuple(self.stack), self.rng, log, self.answers)
+
+    # Small conveniences used everywhere.
+    @property
+    def num_players(self) -> int:
+        return len(self.players)
+
+
+# ---------------------------------------------------------------------------------------------
+# Frames
+# ---------------------------------------------------------------------------------------------
+
+def push(w: Work, fn, *args) -> None:
+    """Schedule ``fn(w, *args)`` to run once everything pushed after it has finished."""
+    w.stack.append((fn.frame_name,) + args)
+
+
+def run(w: Work) -> None:
+    """Run frames until one asks a question or none is left (the game is over)."""
+    stack = w.stack
+    conts = CONTINUATIONS
+    while stack:
+        frame = stack[-1]
+        name = frame[0]
+        if name == ASK:
+            return
+        stack.pop()
+        conts[name](w, *frame[1:])
+
+
+def _ask(w: Work, decision: Decision, cont, args: tuple) -> None:
+    w.stack.append((ASK, decision, cont.frame_name, args))
+
+
+def ask_select(w: Work, player: int, prompt: str, card, purpose: str, pool, lo: int, hi: int,
+               cont, *args) -> None:
+    """Ask ``player`` to choose ``lo``..``hi`` cards from ``pool`` (a multiset of names); then
+    ``cont(w, chosen_tuple, *args)``. Does as much as possible: ``lo`` and ``hi`` are clipped to
+    the pool, and an answer that is forced (nothing to choose, or everything) is not asked."""
+    pool = tuple(sorted(pool))
+    n = len(pool)
+    hi = min(hi, n)
+    lo = min(lo, hi)
+    if hi == 0:
+        cont(w, (), *args)
+    elif lo == n:
+        cont(w, pool, *args)
+    else:
+        _ask(w, Decision(player, SELECT, prompt, card, purpose, cards=pool, min=lo, max=hi),
+             cont, args)
+
+
+def ask_choose(w: Work, player: int, prompt: str, card, purpose: str, options, lo: int, hi: int,
+               cont, *args) -> None:
+    """Ask ``player`` to choose ``lo``..``hi`` distinct options (strings, in the given order);
+    then ``cont(w, chosen_tuple, *args)``, the chosen options in the order of ``options``."""
+    options = tuple(options)
+    hi = min(hi, len(options))
+    lo = min(lo, hi)
+    if hi == 0:
+        cont(w, (), *args)
+    elif lo == len(options):
+        cont(w, options, *args)
+    else:
+        _ask(w, Decision(player, CHOOSE, prompt, card, purpose, options=options, min=lo, max=hi),
+             cont, args)
+
+
+def ask_yes_no(w: Work, player: int, prompt: str, card, purpose: str, cont, *args) -> None:
+    """A CHOOSE between "yes" and "no"; ``cont(w, True|False, *args)``."""
+    _ask(w, Decision(player, CHOOSE, prompt, card, purpose, options=("yes", "no"), min=1, max=1),
+         _yes_no_answer, (cont.frame_name, args))
+
+
+@continuation
+def _yes_no_answer(w: Work, answer: tuple, cont_name: str, args: tuple) -> None:
+    CONTINUATIONS[cont_name](w, answer[0] == "yes", *args)
+
+
+def ask_order(w: Work, player: int, prompt: str, card, cards, cont, *args) -> None:
+    """Ask ``player`` to order ``cards``; ``cont(w, ordered, *args)``, first = to end on top.
+    Not asked when every order is the same."""
+    cards = tuple(sorted(cards))
+    if len(set(cards)) <= 1:
+        cont(w, cards, *args)
+    else:
+        _ask(w, Decision(player, ORDER, prompt, card, "order", cards=cards,
+                         min=len(cards), max=len(cards)), cont, args)
+
+
+# ---------------------------------------------------------------------------------------------
+# Costs, counting, seats
+# ---------------------------------------------------------------------------------------------
+
+def cost(w, name: str) -> int:
+    """A card's cost now: the one place costs are computed (Bridge lowers every cost this turn,
+    never below 0; rulebook, Bridge). Works on a `Work` or a `State`."""
+    return max(0, CARDS[name].cost - w.cost_reduction)
+
+
+@lru_cache(maxsize=None)
+def pile_index(pile_names: tuple) -> dict:
+    """Supply pile name -> index into ``supply`` (memoized: a pure function of the names)."""
+    return {name: i for i, name in enumerate(pile_names)}
+
+
+def supply_count(w, name: str) -> int:
+    """Cards left in the named Supply pile (0 for a card that has no pile in this game)."""
+    i = pile_index(w.pile_names).get(name)
+    return 0 if i is None else w.supply[i]
+
+
+def empty_piles(w) -> int:
+    """How many Supply piles are empty."""
+    return sum(1 for n in w.supply if n == 0)
+
+
+def others(w, player: int) -> list:
+    """The other seats in turn order, starting at ``player``'s left."""
+    n = len(w.players)
+    return [(player + i) % n for i in range(1, n)]
+
+
+def all_cards(ps) -> tuple:
+    """Every card a player has, in every zone (rulebook: scoring counts all of them)."""
+    return ps.hand + ps.deck + ps.discard + ps.in_play + ps.aside + ps.looking
+
+
+def remove(zone: tuple, cards) -> tuple:
+    """``zone`` without one copy of each of ``cards``; they must all be there. The topmost
+    (last) copy goes, so a pile's other cards keep their order (Vassal playing the top card of
+    the discard pile leaves the card below it on top)."""
+    z = list(zone)
+    for c in cards:
+        i = len(z) - 1
+        while z[i] != c:
+            i -= 1
+            if i < 0:
+                raise ValueError(f"{c!r} is not in {zone!r}")
+        del z[i]
+    return tuple(z)
+
+
+def log(w: Work, kind: str, player: int, cards: tuple = (), seen_by=None, detail=None) -> None:
+    """Add an event to the game log; ``seen_by`` None means public."""
+    w.events.append(Event(kind, player, cards, seen_by, detail))
+
+
+# ---------------------------------------------------------------------------------------------
+# Moving cards
+# ---------------------------------------------------------------------------------------------
+
+def shuffle_discard(w: Work, player: int) -> None:
+    """Shuffle the discard pile into a new deck. Only called when the deck is empty (rulebook:
+    shuffle only when you need to draw or reveal and your deck is empty)."""
+    pl = w.players[player]
+    w.rng, pl.deck = rng.shuffled(w.rng, pl.discard)
+    pl.discard = ()
+    log(w, "shuffle", player)
+
+
+def take_from_deck(w: Work, player: int, n: int) -> tuple:
+    """Remove up to ``n`` cards from the top of the deck, shuffling when it runs out, and return
+    them top card first. The caller puts them somewhere; cards already taken are not in the
+    discard pile, so they are never shuffled back in (rulebook: revealed or set-aside cards)."""
+    pl = w.players[player]
+    got = ()
+    while n > 0:
+        if not pl.deck:
+            if not pl.discard:
+                break
+            shuffle_discard(w, player)
+        deck = pl.deck
+        k = n if n < len(deck) else len(deck)
+        got += deck[:-k - 1:-1]
+        pl.deck = deck[:-k]
+        n -= k
+    return got
+
+
+def draw(w: Work, player: int, n: int) -> tuple:
+    """Draw ``n`` cards (fewer if deck and discard run out); returns the cards drawn."""
+    got = take_from_deck(w, player, n)
+    if got:
+        w.players[player].hand += got
+        log(w, "draw", player, got, (player,))
+    return got
+
+
+def reveal_from_deck(w: Work, player: int, n: int) -> tuple:
+    """Reveal the top ``n`` cards: they move to the player's public set-aside area (``aside``)
+    and are returned top first; the caller moves them on."""
+    got = take_from_deck(w, player, n)
+    if got:
+        w.players[player].aside += got
+        log(w, "reveal", player, got)
+    return got
+
+
+def look_at_deck(w: Work, player: int, n: int) -> tuple:
+    """Take the top ``n`` cards for ``player`` alone to look at (``looking``, private)."""
+    got = take_from_deck(w, player, n)
+    if got:
+        w.players[player].looking += got
+        log(w, "look", player, got, (player,))
+    return got
+
+
+_ZONES = {"hand", "deck", "discard", "in_play", "aside", "looking"}
+
+
+def move(w: Work, player: int, cards: tuple, src: str, dst: str, event: str | None = None,
+         seen_by=None, detail=None) -> None:
+    """Move cards between two of a player's zones. Onto the deck, the first card ends on top.
+    Logs ``event`` (if given) with the given visibility."""
+    if not cards:
+        return
+    pl = w.players[player]
+    setattr(pl, src, remove(getattr(pl, src), cards))
+    if dst == "deck":
+        pl.deck += tuple(reversed(cards))
+    else:
+        setattr(pl, dst, getattr(pl, dst) + tuple(cards))
+    if event:
+        log(w, event, player, tuple(cards), seen_by, detail)
+
+
+def discard(w: Work, player: int, cards: tuple, src: str = "hand") -> None:
+    """Discard cards (face up, so public)."""
+    move(w, player, cards, src, "discard", "discard")
+
+
+def topdeck(w: Work, player: int, cards: tuple, src: str = "hand", public: bool = False) -> None:
+    """Put cards onto the deck, the first on top; private unless revealed."""
+    move(w, player, cards, src, "deck", "topdeck", None if public else (player,))
+
+
+def to_hand(w: Work, player: int, cards: tuple, src: str) -> None:
+    """Put cards from another zone into the hand."""
+    move(w, player, cards, src, "hand", "to_hand", None if src == "aside" else (player,))
+
+
+def trash(w: Work, player: int, cards: tuple, src: str = "hand") -> None:
+    """Trash cards from one of the player's zones (public)."""
+    if not cards:
+        return
+    pl = w.players[player]
+    setattr(pl, src, remove(getattr(pl, src), cards))
+    w.trash += tuple(cards)
+    log(w, "trash", player, tuple(cards))
+
+
+def trash_self(w: Work, player: int, name: str, uid: int) -> bool:
+    """Trash the card ``uid`` from play if it is still there (Feast, Mining Village): under
+    Throne Room the second play finds it gone and does not trash another copy."""
+    if uid in w.left_play or name not in w.players[player].in_play:
+        return False
+    w.left_play += (uid,)
+    trash(w, player, (name,), "in_play")
+    return True
+
+
+def gain(w: Work, player: int, name: str, to: str = "discard") -> bool:
+    """Gain a card from the Supply to ``to`` ("discard", "hand" or "deck"). Returns False and
+    does nothing when the pile is empty or not in this game."""
+    i = pile_index(w.pile_names).get(name)
+    if i is None or w.supply[i] == 0:
+        return False
+    w.supply[i] -= 1
+    pl = w.players[player]
+    setattr(pl, to, getattr(pl, to) + (name,))
+    log(w, "gain", player, (name,), None, to)
+    return True
+
+
+def gain_from_trash(w: Work, player: int, name: str, to: str = "discard") -> None:
+    """Gain a card from the trash (Lurker, Thief)."""
+    w.trash = remove(w.trash, (name,))
+    pl = w.players[player]
+    setattr(pl, to, getattr(pl, to) + (name,))
+    log(w, "gain", player, (name,), None, to)
+
+
+def gainable(w, max_cost: int, pred=None, exact: bool = False) -> tuple:
+    """Supply piles with cards left costing up to ``max_cost`` (exactly, if ``exact``)."""
+    out = []
+    for name, n in zip(w.pile_names, w.supply):
+        if n:
+            c = cost(w, name)
+            if (c == max_cost if exact else c <= max_cost) and (pred is None or pred(CARDS[name])):
+                out.append(name)
+    return tuple(out)
+
+
+# ---------------------------------------------------------------------------------------------
+# Playing cards
+# ---------------------------------------------------------------------------------------------
+
+def play(w: Work, player: int, name: str, src: str = "hand") -> int:
+    """Play a card: move it from ``src`` into play and resolve it. Returns its instance id.
+    Does not spend an Action (the caller does, when the rules say so)."""
+    pl = w.players[player]
+    setattr(pl, src, remove(getattr(pl, src), (name,)))
+    pl.in_play += (name,)
+    uid = w.next_uid
+    w.next_uid = uid + 1
+    resolve_play(w, player, name, uid)
+    return uid
+
+
+def resolve_play(w: Work, player: int, name: str, uid: int, again: bool = False) -> None:
+    """Resolve a played card (again, for Throne Room: the card does not move). An Attack first
+    lets each other player, in turn order, reveal Reactions (rulebook: when another player plays
+    an Attack, before it does anything)."""
+    c = CARDS[name]
+    log(w, "play", player, (name,), None, "again" if again else None)
+    if c.is_treasure:
+        w.coins += treasure_value(w, name)
+    if c.is_action:
+        w.actions_played += 1
+        if c.is_attack:
+            w.immune = ()
+            push(w, _apply_action, player, name, uid)
+            for victim in reversed(others(w, player)):
+                push(w, reaction_window, victim, player, name)
+        else:
+            _apply_action(w, player, name, uid)
+
+
+def treasure_value(w, name: str) -> int:
+    """Coins a Treasure makes when played now (Coppersmith, Merchant's first Silver)."""
+    c = CARDS[name]
+    value = c.coins
+    if name == "Copper":
+        value += w.copper_bonus
+    elif name == "Silver":
+        if w.silvers_played == 0:
+            value += w.merchants
+        w.silvers_played += 1
+    return value
+
+
+@continuation
+def _apply_action(w: Work, player: int, name: str, uid: int) -> None:
+    c = CARDS[name]
+    if c.plus_cards:
+        draw(w, player, c.plus_cards)
+    if c.plus_actions:
+        w.actions += c.plus_actions
+    if c.plus_buys:
+        w.buys += c.plus_buys
+    if c.plus_coins:
+        w.coins += c.plus_coins
+    if c.effect is not None:
+        c.effect(w, player, uid)
+
+
+@continuation
+def replay(w: Work, player: int, name: str, uid: int) -> None:
+    """Play a card that is already in play once more (Throne Room's second play)."""
+    resolve_play(w, player, name, uid, again=True)
+
+
+def attacked(w, attacker: int) -> list:
+    """The other players an Attack affects, in turn order: those who revealed no Moat."""
+    immune = w.immune
+    return [v for v in others(w, attacker) if v not in immune]
+
+
+def each_attacked(w: Work, attacker: int, fn, *args) -> None:
+    """Run ``fn(w, victim, *args)`` for each affected player in turn order, each one finishing
+    (questions included) before the next starts."""
+    for victim in reversed(attacked(w, attacker)):
+        push(w, fn, victim, *args)
+
+
+def reactions_available(w, player: int) -> tuple:
+    """Reaction cards ``player`` may reveal now (Moat not again once it protects them)."""
+    hand = w.players[player].hand
+    out = []
+    for name in sorted(set(hand)):
+        c = CARDS[name]
+        if not c.is_reaction or c.reaction is None:
+            continue
+        if c.can_react is not None and not c.can_react(w, player):
+            continue
+        out.append(name)
+    return tuple(out)
+
+
+@continuation
+def reaction_window(w: Work, victim: int, attacker: int, attack: str) -> None:
+    """Offer ``victim`` to reveal one Reaction; after it resolves, offer again (rulebook:
+    Reactions are revealed one at a time, each resolved before the next, also ones that came
+    into hand through an earlier Reaction)."""
+    pool = reactions_available(w, victim)
+    if pool:
+        ask_select(w, victim, f"{attack} was played: you may reveal a Reaction", attack, "react",
+                   pool, 0, 1, _reaction_answer, victim, attacker, attack)
+
+
+@continuation
+def _reaction_answer(w: Work, chosen: tuple, victim: int, attacker: int, attack: str) -> None:
+    if not chosen:
+        return
+    name = chosen[0]
+    log(w, "reveal", victim, (name,), None, "reaction")
+    push(w, reaction_window, victim, attacker, attack)
+    CARDS[name].reaction(w, victim, attacker)
+
+
+# ---------------------------------------------------------------------------------------------
+# The turn
+# ---------------------------------------------------------------------------------------------
+
+@continuation
+def start_turn(w: Work) -> None:
+    p = w.current
+    w.phase = ACTION
+    w.actions, w.buys, w.coins = 1, 1, 0
+    w.actions_played = w.cost_reduction = w.copper_bonus = w.merchants = w.silvers_played = 0
+    w.bought = False
+    w.left_play = ()
+    w.immune = ()
+    w.turn += 1
+    taken = list(w.turns_taken)
+    taken[p] += 1
+    w.turns_taken = tuple(taken)
+    log(w, "turn", p, (), None, w.turn)
+    push(w, action_phase)
+
+
+@continuation
+def action_phase(w: Work) -> None:
+    """The Action phase's standing decision; skipped when no Action can be played."""
+    p = w.current
+    if w.actions > 0:
+        hand = w.players[p].hand
+        playable = sorted({c for c in hand if CARDS[c].is_action})
+        if playable:
+            moves = tuple(Move(PLAY, c) for c in playable) + (Move(END_PHASE),)
+            _ask(w, Decision(p, TURN, "Action phase: play an Action or end the phase",
+                             purpose="action_phase", moves=moves, min=1, max=1),
+                 turn_answer, ())
+            return
+    w.phase = BUY
+    buy_phase(w)
+
+
+@continuation
+def buy_phase(w: Work) -> None:
+    """The Buy phase's standing decision: play Treasures (until the first buy), buy, or end."""
+    p = w.current
+    moves = []
+    if not w.bought:
+        treasures = sorted({c for c in w.players[p].hand if CARDS[c].is_treasure})
+        if treasures:
+            moves.append(Move(PLAY_TREASURES))
+            moves.extend(Move(PLAY, c) for c in treasures)
+    if w.buys > 0:
+        coins = w.coins
+        for name, n in zip(w.pile_names, w.supply):
+            if n and cost(w, name) <= coins:
+                moves.append(Move(BUY_VERB, name))
+    if not moves:
+        cleanup(w)
+        return
+    moves.append(Move(END_PHASE))
+    _ask(w, Decision(p, TURN, "Buy phase: play Treasures, buy a card, or end your turn",
+                     purpose="buy_phase", moves=tuple(moves), min=1, max=1), turn_answer, ())
+
+
+@continuation
+def turn_answer(w: Work, move: Move) -> None:
+    p = w.current
+    verb = move.verb
+    if verb == END_PHASE:
+        if w.phase == ACTION:
+            w.phase = BUY
+            buy_phase(w)
+        else:
+            cleanup(w)
+    elif verb == PLAY:
+        if w.phase == ACTION:
+            w.actions -= 1
+            push(w, action_phase)
+        else:
+            push(w, buy_phase)
+        play(w, p, move.card)
+    elif verb == PLAY_TREASURES:
+        push(w, buy_phase)
+        for name in [c for c in w.players[p].hand if CARDS[c].is_treasure]:
+            play(w, p, name)
+    else:  # BUY
+        w.buys -= 1
+        w.coins -= cost(w, move.card)
+        w.bought = True
+        log(w, "buy", p, (move.card,))
+        gain(w, p, move.card)
+        push(w, buy_phase)
+
+
+def game_ends(w) -> bool:
+    """The game ends at the end of a turn when the Provinces are gone, or three Supply piles are
+    empty (four with 5 or 6 players; rulebook, 5-6 player rules)."""
+    if supply_count(w, "Province") == 0:
+        return True
+    return empty_piles(w) >= (4 if len(w.players) >= 5 else 3)
+
+
+def cleanup(w: Work) -> None:
+    """Clean-up: discard hand and play (the hand underneath, so no hand card becomes the
+    visible top of the discard pile), draw 5, then pass the turn or end the game."""
+    p = w.current
+    w.phase = CLEANUP
+    pl = w.players[p]
+    pl.discard += pl.hand + pl.in_play
+    pl.hand = ()
+    pl.in_play = ()
+    log(w, "cleanup", p)
+    draw(w, p, 5)
+    w.actions = w.buys = w.coins = 0
+    w.cost_reduction = w.copper_bonus = w.merchants = w.silvers_played = 0
+    w.actions_played = 0
+    w.left_play = ()
+    w.immune = ()
+    if game_ends(w):
+        w.phase = OVER
+        log(w, "game_over", p)
+        return
+    w.current = (p + 1) % len(w.players)
+    push(w, start_turn)
+
+
+# ---------------------------------------------------------------------------------------------
+# Checking answers
+# ---------------------------------------------------------------------------------------------
+
+def check_answer(d: Decision, answer):
+    """Return the answer in its canonical form if it is legal for ``d``; raise otherwise."""
+    from .errors import IllegalAnswerError
+    kind = d.kind
+    if kind == TURN:
+        try:
+            move = answer if isinstance(answer, Move) else Move(*answer)
+        except TypeError:
+            move = None
+        if move is None or move not in d.moves:
+            raise IllegalAnswerError(
+                f"{answer!r} is not a legal move now; legal moves: "
+                f"{', '.join(str(m) for m in d.moves)}")
+        return move
+    if isinstance(answer, str):
+        answer = (answer,)
+    try:
+        answer = tuple(answer)
+    except TypeError:
+        raise IllegalAnswerError(f"{answer!r} is not a sequence; {describe_answer(d)}") from None
+    if not all(isinstance(a, str) for a in answer):
+        raise IllegalAnswerError(f"{answer!r} must contain only strings; {describe_answer(d)}")
+    if kind == SELECT:
+        if not d.min <= len(answer) <= d.max:
+            raise IllegalAnswerError(
+                f"choose between {d.min} and {d.max} cards, not {len(answer)}; {describe_answer(d)}")
+        if Counter(answer) - Counter(d.cards):
+            raise IllegalAnswerError(f"{list(answer)} is not part of {list(d.cards)}; "
+                                     f"{describe_answer(d)}")
+        return tuple(sorted(answer))
+    if kind == CHOOSE:
+        if not d.min <= len(answer) <= d.max or len(set(answer)) != len(answer) or \
+                not set(answer) <= set(d.options):
+            raise IllegalAnswerError(f"{list(answer)} is not a legal choice; {describe_answer(d)}")
+        return tuple(o for o in d.options if o in answer)
+    if kind == ORDER:
+        if sorted(answer) != sorted(d.cards):
+            raise IllegalAnswerError(f"{list(answer)} is not an order of {list(d.cards)}; "
+                                     f"{describe_answer(d)}")
+        return answer
+    raise AssertionError(kind)
+
+
+def describe_answer(d: Decision) -> str:
+    """A sentence saying what answers ``d`` takes."""
+    if d.kind == TURN:
+        return "legal moves: " + ", ".join(str(m) for m in d.moves)
+    if d.kind == SELECT:
+        return f"answer with {d.min} to {d.max} cards from {list(d.cards)}"
+    if d.kind == CHOOSE:
+        return f"answer with {d.min} to {d.max} different options from {list(d.options)}"
+    return f"answer with an order (top first) of {list(d.cards)}"

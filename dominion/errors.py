@@ -1,0 +1,40 @@
+"""Typed errors raised by the engine.
+
+Every error says what was wrong and what is allowed; raising never changes a game (states are
+immutable values, so a failed call simply returns nothing new).
+"""
+
+
+class DominionError(Exception):
+    """Base class of every error the engine raises on bad input."""
+
+
+class UnknownCardError(DominionError, KeyError):
+    """A card name that is not a card of this engine."""
+
+    def __str__(self):  # KeyError would otherwise quote the message
+        return str(self.args[0]) if self.args else ""
+
+
+class InvalidKingdomError(DominionError, ValueError):
+    """A Kingdom that is not 10 distinct Kingdom cards (or an unknown preset or set)."""
+
+
+class InvalidConfigError(DominionError, ValueError):
+    """A game configuration that cannot be set up (player count, seed, names)."""
+
+
+class InvalidPositionError(DominionError, ValueError):
+    """A position given to `position()` that breaks the rules' invariants."""
+
+
+class IllegalAnswerError(DominionError, ValueError):
+    """An answer that is not one of the pending decision's legal answers."""
+
+
+class NotYourDecisionError(DominionError):
+    """An answer from a player whom the pending decision does not ask."""
+
+
+class GameOverError(DominionError):
+    """An answer given after the game has ended."""

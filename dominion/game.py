@@ -1,0 +1,359 @@
+"""The engine's public functions: set up a game, see what it waits for, answer, look, score.
+
+All of them are pure: they take states and return new values, never changing their input.
+"""
+from __future__ import annotations
+
+import os
+from collections import Counter
+from typing import NamedTuple, Optional
+
+from pyrsistent import pvector
+
+from . import rng
+from .card import CARDS, card
+from .engine import (BASIC_PILES, Work, all_cards, check_answer, cost, draw, push, run,
+                     start_turn)
+from .errors import (GameOverError, InvalidConfigError, InvalidPositionError,
+                     NotYourDecisionError)
+from .kingdoms import check_kingdom, resolve_kingdom
+from .state import ACTION, BUY, OVER, Config, Decision, Event, PlayerState, State
+
+MIN_PLAYERS, MAX_PLAYERS = 2, 6
+STARTING_DECK = ("Copper",) * 7 + ("Estate",) * 3
+
+
+class Record(NamedTuple):
+    """A game's record: its configuration and every answer as (seat, answer), in order.
+    ``replay(record)`` rebuilds the identical game."""
+    config: Config
+    answers: tuple
+
+
+# ---------------------------------------------------------------------------------------------
+# Setup
+# ---------------------------------------------------------------------------------------------
+
+def pile_size(name: str, num_players: int) -> int:
+    """Cards in a Supply pile at setup (cards.md, Supply sizes); Copper and Estate after the
+    starting decks are dealt."""
+    big = num_players >= 5  # 5-6 players: the Treasures of two base sets
+    if name == "Copper":
+        return (120 if big else 60) - 7 * num_players
+    if name == "Silver":
+        return 80 if big else 40
+    if name == "Gold":
+        return 60 if big else 30
+    if name == "Province":
+        return {2: 8, 3: 12, 4: 12, 5: 15, 6: 18}[num_players]
+    if name == "Curse":
+        return 10 * (num_players - 1)
+    if CARDS[name].is_victory:  # Estate, Duchy and Victory Kingdom piles
+        return 8 if num_players == 2 else 12
+    return 10
+
+
+def supply_order(kingdom) -> tuple:
+    """Pile order: the basic piles, then the Kingdom by cost and name."""
+    return BASIC_PILES + tuple(sorted(kingdom, key=lambda n: (CARDS[n].cost, n)))
+
+
+def _player_names(players) -> tuple:
+    if isinstance(players, bool) or not isinstance(players, (int, tuple, list)):
+        raise InvalidConfigError(f"players must be a count (2-6) or a list of names, not {players!r}")
+    names = tuple(f"Player {i + 1}" for i in range(players)) if isinstance(players, int) \
+        else tuple(str(p) for p in players)
+    if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
+        raise InvalidConfigError(f"Dominion is played by {MIN_PLAYERS} to {MAX_PLAYERS} players, "
+                                 f"not {len(names)}")
+    return names
+
+
+def make_config(players=2, kingdom="First Game", sets=None, seed: Optional[int] = None,
+                first_player: Optional[int] = None) -> Config:
+    """Resolve a game request into a `Config` (see `new_game` for the arguments)."""
+    names = _player_names(players)
+    if seed is None:
+        seed = int.from_bytes(os.urandom(8), "little")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise InvalidConfigError(f"the seed must be an integer, not {seed!r}")
+    kingdom = resolve_kingdom(kingdom, sets, seed)
+    if first_player is None:
+        _, first_player = rng.below(rng.seed_state(seed ^ 0x4649525354), len(names))
+    if isinstance(first_player, bool) or not isinstance(first_player, int) or \
+            not 0 <= first_player < len(names):
+        raise InvalidConfigError(f"first_player must be a seat from 0 to {len(names) - 1}")
+    return Config(names, kingdom, seed, first_player)
+
+
+def _blank_state(config: Config, pile_names: tuple, supply: tuple, players: tuple,
+                 current: int) -> State:
+    n = len(players)
+    return State(config=config, pile_names=pile_names, supply=supply, trash=(),
+                 players=players, current=current, phase=ACTION, actions=0, buys=0, coins=0,
+                 turn=0, turns_taken=(0,) * n, actions_played=0, cost_reduction=0,
+                 copper_bonus=0, merchants=0, silvers_played=0, bought=False, left_play=(),
+                 next_uid=0, immune=(), stack=(), rng=rng.seed_state(config.seed),
+                 log=pvector(), answers=pvector())
+
+
+def new_game(config: Optional[Config] = None, *, players=2, kingdom="First Game", sets=None,
+             seed: Optional[int] = None, first_player: Optional[int] = None) -> State:
+    """Set up a game and run it to its first decision.
+
+    ``players``: a count from 2 to 6, or the seats' names. ``kingdom``: 10 Kingdom card names
+    (a list, or one comma-separated string), a recommended set's name (``"First Game"``), or
+    ``"random"`` to draw 10 from ``sets`` (e.g. ``["base-2e", "intrigue-2e"]``; all sets if
+    omitted) with the seed. ``seed``: any integer; a random one if omitted (it is in
+    ``state.config``). ``first_player``: the seat that starts; drawn with the seed if omitted
+    (rulebook: randomly choose a starting player). Or pass a resolved `Config`.
+    """
+    if config is None:
+        config = make_config(players, kingdom, sets, seed, first_player)
+    else:
+        config = make_config(config.players, config.kingdom, None, config.seed,
+                             config.first_player)
+    n = len(config.players)
+    pile_names = supply_order(config.kingdom)
+    supply = tuple(pile_size(name, n) for name in pile_names)
+    players = tuple(PlayerState(discard=STARTING_DECK) for _ in range(n))
+    w = Work(_blank_state(config, pile_names, supply, players, config.first_player))
+    for seat in range(n):  # each player shuffles their starting deck and draws 5
+        draw(w, seat, 5)
+    push(w, start_turn)
+    run(w)
+    return w.freeze()
+
+
+def position(kingdom, *, players=2, hands=None, decks=None, discards=None, in_play=None,
+             supply=None, trash=(), current: int = 0, phase: str = ACTION, actions: int = 1,
+             buys: int = 1, coins: int = 0, turn: int = 1, seed: int = 0) -> State:
+    """Build a game at any position, for rules tests, puzzles and bots, and run it to the
+    position's first decision (the current player's Action or Buy phase).
+
+    ``kingdom`` is as for `new_game`. ``hands``, ``decks``, ``discards`` and ``in_play`` are
+    one list of card names per seat (missing seats: empty); decks are listed **top card first**,
+    discard piles bottom first. ``supply`` maps pile names to counts (other piles keep their
+    setup size). ``phase`` is ``"action"`` or ``"buy"``; ``actions``, ``buys`` and ``coins`` are
+    the current turn's; ``turn`` is the current player's turn number. The seed drives later
+    shuffles. The position is not a record: it cannot
+    be replayed from its config, only continued.
+    """
+    names = _player_names(players)
+    n = len(names)
+    kingdom = resolve_kingdom(kingdom, None, seed)
+    config = Config(names, kingdom, seed, current)
+    pile_names = supply_order(kingdom)
+    counts = [pile_size(name, n) for name in pile_names]
+    for name, count in (supply or {}).items():
+        card(name)
+        if name not in pile_names:
+            raise InvalidPositionError(f"{name} is not a Supply pile in this game")
+        if not isinstance(count, int) or count < 0:
+            raise InvalidPositionError(f"Supply count for {name} must be >= 0, not {count!r}")
+        counts[pile_names.index(name)] = count
+
+    def zone(lists, seat):
+        cards = tuple((lists or [])[seat]) if lists and seat < len(lists) else ()
+        for c in cards:
+            card(c)
+        return cards
+
+    for label, lists in (("hands", hands), ("decks", decks), ("discards", discards),
+                         ("in_play", in_play)):
+        if lists is not None and len(lists) > n:
+            raise InvalidPositionError(f"{label} has {len(lists)} entries for {n} players")
+    if not 0 <= current < n:
+        raise InvalidPositionError(f"current must be a seat from 0 to {n - 1}")
+    if phase not in (ACTION, BUY):
+        raise InvalidPositionError(f"phase must be {ACTION!r} or {BUY!r}, not {phase!r}")
+    if min(actions, buys, coins) < 0 or turn < 1:
+        raise InvalidPositionError("actions, buys and coins must be >= 0 and turn >= 1")
+    for c in trash:
+        card(c)
+    players_state = tuple(
+        PlayerState(hand=zone(hands, s), deck=tuple(reversed(zone(decks, s))),
+                    discard=zone(discards, s), in_play=zone(in_play, s)) for s in range(n))
+    state = _blank_state(config, pile_names, tuple(counts), players_state, current)
+    from .engine import action_phase, buy_phase
+    # Seat 0 is taken to have started the game: seats up to the current one are on ``turn``.
+    turns_taken = tuple(turn if s <= current else turn - 1 for s in range(n))
+    state = state._replace(phase=phase, actions=actions, buys=buys, coins=coins,
+                           turn=sum(turns_taken),
+                           turns_taken=turns_taken, trash=tuple(trash), next_uid=1000)
+    w = Work(state)
+    push(w, action_phase if phase == ACTION else buy_phase)
+    run(w)
+    return w.freeze()
+
+
+# ---------------------------------------------------------------------------------------------
+# Playing
+# ---------------------------------------------------------------------------------------------
+
+def pending(state: State) -> Optional[Decision]:
+    """The one decision the game waits for, or None when the game is over."""
+    if not state.stack:
+        return None
+    return state.stack[-1][1]
+
+
+def decision_number(state: State) -> int:
+    """How many answers the game has taken: the sequence number of the pending decision."""
+    return len(state.answers)
+
+
+def step(state: State, answer, player: Optional[int] = None) -> State:
+    """Apply one answer to the pending decision and run the rules to the next decision.
+
+    The answer's shape depends on the decision's kind: a `Move` for TURN, a sequence of card
+    names for SELECT and ORDER, a sequence of options (or one option) for CHOOSE. ``player``,
+    if given, is the seat answering: an answer from a seat that is not asked raises
+    `NotYourDecisionError`. Illegal answers raise `IllegalAnswerError`; the given state is
+    never changed.
+    """
+    if not state.stack:
+        raise GameOverError("the game is over; no answer is expected")
+    frame = state.stack[-1]
+    decision = frame[1]
+    if player is not None and player != decision.player:
+        raise NotYourDecisionError(
+            f"seat {player} answered, but the game waits for seat {decision.player} "
+            f"({state.config.players[decision.player]}): {decision.prompt}")
+    answer = check_answer(decision, answer)
+    w = Work(state)
+    w.stack.pop()
+    w.answers = state.answers.append((decision.player, answer))
+    from .card import CONTINUATIONS
+    CONTINUATIONS[frame[2]](w, answer, *frame[3])
+    run(w)
+    return w.freeze()
+
+
+def record(state: State) -> Record:
+    """The game's record (config and answers), enough to replay it exactly."""
+    return Record(state.config, tuple(state.answers))
+
+
+def replay(rec) -> State:
+    """Rebuild a game from its record: the same config and answers give the same state."""
+    config, answers = rec
+    state = new_game(Config(*config))
+    for seat, answer in answers:
+        state = step(state, answer, seat)
+    return state
+
+
+# ---------------------------------------------------------------------------------------------
+# Scoring
+# ---------------------------------------------------------------------------------------------
+
+def player_score(cards) -> int:
+    """Victory points of one player's cards (rulebook: all cards, every zone)."""
+    total = 0
+    counts = Counter(cards)
+    for name, k in counts.items():
+        c = CARDS[name]
+        if c.victory_points is not None:
+            total += k * c.victory_points(counts)
+        else:
+            total += k * c.vp
+    return total
+
+
+def score(state: State) -> tuple:
+    """Each seat's victory points now."""
+    return tuple(player_score(all_cards(p)) for p in state.players)
+
+
+def winners(state: State) -> tuple:
+    """Seats that win: most VP; among them, fewest turns; ties beyond that share the win
+    (rulebook, Game End)."""
+    scores = score(state)
+    best = max(scores)
+    tied = [s for s in range(len(scores)) if scores[s] == best]
+    fewest = min(state.turns_taken[s] for s in tied)
+    return tuple(s for s in tied if state.turns_taken[s] == fewest)
+
+
+def is_over(state: State) -> bool:
+    return not state.stack
+
+
+# ---------------------------------------------------------------------------------------------
+# Views
+# ---------------------------------------------------------------------------------------------
+
+class PlayerView(NamedTuple):
+    """What a viewer may know about one seat. ``hand`` and ``looking`` are None for other
+    seats; their sizes are always shown."""
+    name: str
+    hand: Optional[tuple]
+    hand_size: int
+    deck_size: int
+    discard_size: int
+    discard_top: Optional[str]
+    in_play: tuple
+    aside: tuple
+    looking: Optional[tuple]
+    looking_size: int
+    turns_taken: int
+
+
+class View(NamedTuple):
+    """What one seat (or a spectator, ``player=None``) may know of a game."""
+    player: Optional[int]
+    kingdom: tuple
+    supply: tuple            # (pile name, cards left, cost now) per pile
+    trash: tuple
+    players: tuple           # PlayerView per seat
+    current: int
+    phase: str
+    turn: int
+    actions: int
+    buys: int
+    coins: int
+    decision: Optional[Decision]   # the pending decision, if it is this viewer's
+    waiting_for: Optional[int]     # the seat the game waits for (None when over)
+    log: tuple                     # events visible to the viewer, hidden cards removed
+    log_start: int                 # index of the first event in ``log``
+    game_over: bool
+    scores: Optional[tuple]        # when the game is over
+    winners: Optional[tuple]
+
+
+def visible_event(event: Event, viewer: Optional[int]) -> Event:
+    """The event as ``viewer`` may see it: private cards become a count in ``detail``."""
+    if event.seen_by is None or (viewer is not None and viewer in event.seen_by):
+        return event
+    return Event(event.kind, event.player, (), event.seen_by, len(event.cards))
+
+
+def view(state: State, player: Optional[int] = None, log_from: Optional[int] = 0) -> View:
+    """What ``player`` may know (``None``: a spectator): their own hand, every zone's size, the
+    top of each discard pile, cards in play and set aside, the Supply, the trash and the log
+    with other players' hidden cards removed. Never another hand or any deck's order.
+    ``log_from``: first log index to include (None: no log)."""
+    if player is not None and not 0 <= player < len(state.players):
+        raise InvalidConfigError(f"no seat {player}; seats are 0 to {len(state.players) - 1}")
+    players = tuple(
+        PlayerView(name=state.config.players[s],
+                   hand=tuple(sorted(p.hand)) if s == player else None,
+                   hand_size=len(p.hand), deck_size=len(p.deck), discard_size=len(p.discard),
+                   discard_top=p.discard[-1] if p.discard else None, in_play=p.in_play,
+                   aside=p.aside, looking=p.looking if s == player else None,
+                   looking_size=len(p.looking), turns_taken=state.turns_taken[s])
+        for s, p in enumerate(state.players))
+    d = pending(state)
+    over = d is None
+    events = () if log_from is None else tuple(
+        visible_event(e, player) for e in state.log[max(0, log_from):])
+    return View(
+        player=player, kingdom=state.config.kingdom,
+        supply=tuple((n, c, cost(state, n)) for n, c in zip(state.pile_names, state.supply)),
+        trash=state.trash, players=players, current=state.current, phase=state.phase,
+        turn=state.turn, actions=state.actions, buys=state.buys, coins=state.coins,
+        decision=d if d is not None and d.player == player else None,
+        waiting_for=None if over else d.player, log=events,
+        log_start=0 if log_from is None else max(0, log_from), game_over=over,
+        scores=score(state) if over else None, winners=winners(state) if over else None)

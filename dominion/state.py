@@ -1,0 +1,122 @@
+"""The immutable values of a game: configuration, state, players, decisions, moves and events.
+
+Everything is a NamedTuple of ints, strings, tuples and pyrsistent vectors: a state can be compared
+with ``==``, hashed, pickled, sent to another process and resumed there. Zones are tuples of card
+names; the *last* element of a deck or discard pile is its top card.
+"""
+from __future__ import annotations
+
+from typing import NamedTuple, Optional
+
+from pyrsistent import PVector
+
+# Phases of a turn (rulebook: "Action, then Buy, then Clean-up").
+ACTION, BUY, CLEANUP, OVER = "action", "buy", "cleanup", "over"
+
+# Kinds of decision. The answer's shape depends on the kind (see `Decision`).
+TURN = "turn"      # answer: one Move from `moves`
+SELECT = "select"  # answer: a tuple of card names, a sub-multiset of `cards` of size min..max
+CHOOSE = "choose"  # answer: a tuple of distinct strings from `options`, of size min..max
+ORDER = "order"    # answer: a permutation of `cards`; the first card ends on top of the deck
+
+# Verbs of a Move (the answers to the turn's standing decision).
+PLAY = "play"                      # play the named Action (Action phase) or Treasure (Buy phase)
+PLAY_TREASURES = "play_treasures"  # play every Treasure in hand, as if one at a time
+BUY = "buy"                        # buy the named card from the Supply
+END_PHASE = "end_phase"            # end the Action phase, or end the Buy phase (and the turn)
+
+
+class Config(NamedTuple):
+    """A game's setup, fully resolved: replaying a record starts from this.
+
+    ``players`` are the seat names in seat order; ``kingdom`` the 10 Kingdom card names;
+    ``seed`` drives every shuffle; ``first_player`` is the seat that takes the first turn.
+    """
+    players: tuple
+    kingdom: tuple
+    seed: int
+    first_player: int
+
+
+class Move(NamedTuple):
+    """An answer to a TURN decision, e.g. ``Move("buy", "Gold")`` or ``Move("end_phase")``."""
+    verb: str
+    card: Optional[str] = None
+
+    def __str__(self):
+        return self.verb if self.card is None else f"{self.verb} {self.card}"
+
+
+class Decision(NamedTuple):
+    """The one question the game waits for.
+
+    ``player`` must answer it. ``kind`` says the answer's shape (TURN, SELECT, CHOOSE, ORDER).
+    ``card`` is the card whose text asks (None for the turn's own decision); ``purpose`` is a
+    stable word for what the answer is used for (``"discard"``, ``"trash"``, ``"gain"``,
+    ``"topdeck"``, ``"react"``, ``"play"``, ...) so that bots can apply a default policy.
+    ``cards`` is the pool for SELECT and ORDER (may repeat names), ``options`` the labels for
+    CHOOSE, ``moves`` the legal moves for TURN; ``min``/``max`` bound the answer's size.
+    """
+    player: int
+    kind: str
+    prompt: str
+    card: Optional[str] = None
+    purpose: str = ""
+    cards: tuple = ()
+    options: tuple = ()
+    moves: tuple = ()
+    min: int = 0
+    max: int = 0
+
+
+class Event(NamedTuple):
+    """One entry of the game log, recorded as data and formatted only when asked.
+
+    ``seen_by`` is None when the event is public; otherwise the players who may see its
+    ``cards`` (everyone else sees only how many cards there were).
+    """
+    kind: str
+    player: int
+    cards: tuple = ()
+    seen_by: Optional[tuple] = None
+    detail: object = None
+
+
+class PlayerState(NamedTuple):
+    """One player's zones. ``aside`` holds set-aside and revealed cards (public);
+    ``looking`` holds cards taken from the deck that only this player has looked at."""
+    hand: tuple = ()
+    deck: tuple = ()
+    discard: tuple = ()
+    in_play: tuple = ()
+    aside: tuple = ()
+    looking: tuple = ()
+
+
+class State(NamedTuple):
+    """A whole game at one moment. Treat as opaque: read it through the public functions."""
+    config: Config
+    pile_names: tuple        # Supply piles in a fixed order; `supply` counts are indexed alike
+    supply: tuple
+    trash: tuple
+    players: tuple           # PlayerState per seat
+    current: int             # the seat whose turn it is
+    phase: str
+    actions: int
+    buys: int
+    coins: int
+    turn: int                # turns started in the whole game (1 for the first turn)
+    turns_taken: tuple       # turns started, per seat (ties go to fewer turns)
+    actions_played: int      # Action cards played this turn (Conspirator counts every play)
+    cost_reduction: int      # Bridge: every cost is this much lower this turn, not below 0
+    copper_bonus: int        # Coppersmith: each Copper makes this much more this turn
+    merchants: int           # Merchant plays this turn: +$1 each on the first Silver
+    silvers_played: int
+    bought: bool             # a card was bought this turn: no more Treasures may be played
+    left_play: tuple         # instance ids of played cards that have left play this turn
+    next_uid: int
+    immune: tuple            # seats unaffected by the Attack being resolved (Moat)
+    stack: tuple             # suspended work: frames, the top one last
+    rng: int
+    log: PVector
+    answers: PVector         # (seat, answer) per step: with `config`, the game's record
