@@ -18,6 +18,9 @@ from .state import (ACTION, BUY, CHOOSE, CLEANUP, END_PHASE, ORDER, OVER, PLAY, 
                     SELECT, TURN, BUY as BUY_VERB, Decision, Event, Move, PlayerState, State)
 
 ASK = "?"
+_new_tuple = tuple.__new__  # builds a NamedTuple from its fields without the Python-level __new__
+
+PLAY_ALL_TREASURES, END_THE_PHASE = Move(PLAY_TREASURES), Move(END_PHASE)
 
 BASIC_PILES = ("Copper", "Silver", "Gold", "Estate", "Duchy", "Province", "Curse")
 
@@ -30,8 +33,8 @@ class PlayerWork:
         self.hand, self.deck, self.discard, self.in_play, self.aside, self.looking = ps
 
     def freeze(self) -> PlayerState:
-        return PlayerState(self.hand, self.deck, self.discard, self.in_play, self.aside,
-                           self.looking)
+        return _new_tuple(PlayerState, (self.hand, self.deck, self.discard, self.in_play,
+                                        self.aside, self.looking))
 
 
 class Work:
@@ -51,12 +54,13 @@ class Work:
 
     def freeze(self) -> State:
         log = self.log.extend(self.events) if self.events else self.log
-        return State(self.config, self.pile_names, tuple(self.supply), self.trash,
-                     tuple(p.freeze() for p in self.players), self.current, self.phase,
-                     self.actions, self.buys, self.coins, self.turn, self.turns_taken,
-                     self.actions_played, self.cost_reduction, self.copper_bonus,
-                     self.merchants, self.silvers_played, self.bought, self.left_play,
-                     self.next_uid, self.immune, tuple(self.stack), self.rng, log, self.answers)
+        return _new_tuple(State, (
+            self.config, self.pile_names, tuple(self.supply), self.trash,
+            tuple([p.freeze() for p in self.players]), self.current, self.phase, self.actions,
+            self.buys, self.coins, self.turn, self.turns_taken, self.actions_played,
+            self.cost_reduction, self.copper_bonus, self.merchants, self.silvers_played,
+            self.bought, self.left_play, self.next_uid, self.immune, tuple(self.stack), self.rng,
+            log, self.answers))
 
     # Small conveniences used everywhere.
     @property
@@ -150,10 +154,35 @@ def ask_order(w: Work, player: int, prompt: str, card, cards, cont, *args) -> No
 # Costs, counting, seats
 # ---------------------------------------------------------------------------------------------
 
+def card_cost(name: str, reduction: int) -> int:
+    """The cost rule, the one place costs are computed: Bridge lowers every cost this turn,
+    cumulatively, never below 0 (rulebook, Bridge)."""
+    c = CARDS[name].cost - reduction
+    return c if c > 0 else 0
+
+
 def cost(w, name: str) -> int:
-    """A card's cost now: the one place costs are computed (Bridge lowers every cost this turn,
-    never below 0; rulebook, Bridge). Works on a `Work` or a `State`."""
-    return max(0, CARDS[name].cost - w.cost_reduction)
+    """A card's cost now. Works on a `Work` or a `State`."""
+    return card_cost(name, w.cost_reduction)
+
+
+@lru_cache(maxsize=None)
+def pile_costs(pile_names: tuple, reduction: int) -> tuple:
+    """Every Supply pile's cost now, by pile index (memoized `card_cost`: the Buy phase asks
+    this at every decision)."""
+    return tuple(card_cost(name, reduction) for name in pile_names)
+
+
+@lru_cache(maxsize=None)
+def buy_moves(pile_names: tuple) -> tuple:
+    """The Move buying each pile, by pile index (memoized: moves are immutable values)."""
+    return tuple(Move(BUY_VERB, name) for name in pile_names)
+
+
+@lru_cache(maxsize=None)
+def play_move(name: str) -> Move:
+    """The Move playing ``name`` (memoized)."""
+    return Move(PLAY, name)
 
 
 @lru_cache(maxsize=None)
@@ -201,7 +230,7 @@ def remove(zone: tuple, cards) -> tuple:
 
 def log(w: Work, kind: str, player: int, cards: tuple = (), seen_by=None, detail=None) -> None:
     """Add an event to the game log; ``seen_by`` None means public."""
-    w.events.append(Event(kind, player, cards, seen_by, detail))
+    w.events.append(_new_tuple(Event, (kind, player, cards, seen_by, detail)))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -496,7 +525,7 @@ def action_phase(w: Work) -> None:
         hand = w.players[p].hand
         playable = sorted({c for c in hand if CARDS[c].is_action})
         if playable:
-            moves = tuple(Move(PLAY, c) for c in playable) + (Move(END_PHASE),)
+            moves = tuple(play_move(c) for c in playable) + (END_THE_PHASE,)
             _ask(w, Decision(p, TURN, "Action phase: play an Action or end the phase",
                              purpose="action_phase", moves=moves, min=1, max=1),
                  turn_answer, ())
@@ -513,17 +542,17 @@ def buy_phase(w: Work) -> None:
     if not w.bought:
         treasures = sorted({c for c in w.players[p].hand if CARDS[c].is_treasure})
         if treasures:
-            moves.append(Move(PLAY_TREASURES))
-            moves.extend(Move(PLAY, c) for c in treasures)
+            moves.append(PLAY_ALL_TREASURES)
+            moves.extend(play_move(c) for c in treasures)
     if w.buys > 0:
         coins = w.coins
-        for name, n in zip(w.pile_names, w.supply):
-            if n and cost(w, name) <= coins:
-                moves.append(Move(BUY_VERB, name))
+        moves.extend(m for m, n, c in zip(buy_moves(w.pile_names), w.supply,
+                                          pile_costs(w.pile_names, w.cost_reduction))
+                     if n and c <= coins)
     if not moves:
         cleanup(w)
         return
-    moves.append(Move(END_PHASE))
+    moves.append(END_THE_PHASE)
     _ask(w, Decision(p, TURN, "Buy phase: play Treasures, buy a card, or end your turn",
                      purpose="buy_phase", moves=tuple(moves), min=1, max=1), turn_answer, ())
 
