@@ -17,13 +17,14 @@ from .game import (PlayerView, Record, View, decision_number, is_over, make_conf
                    pending, player_score, position, record, replay, score, step, view,
                    visible_event, winners)
 from .kingdoms import RECOMMENDED, kingdom_pool, resolve_kingdom
+from .text import card_list, format_event
 from .state import (ACTION, BUY, CHOOSE, CLEANUP, END_PHASE, ORDER, OVER, PLAY, PLAY_TREASURES,
                     SELECT, TURN, Config, Decision, Event, Move, PlayerState, State)
 
 __all__ = [
     "new_game", "position", "pending", "step", "view", "score", "winners", "replay", "record",
     "is_over", "decision_number", "make_config", "player_score", "visible_event", "cost",
-    "card", "card_names", "kingdom_pool", "resolve_kingdom",
+    "card", "card_names", "kingdom_pool", "resolve_kingdom", "format_event", "card_list",
     "CARDS", "SETS", "RECOMMENDED", "Card", "Config", "Decision", "Event", "Move", "PlayerState",
     "PlayerView", "Record", "State", "View",
     "TURN", "SELECT", "CHOOSE", "ORDER", "PLAY", "PLAY_TREASURES", "BUY", "END_PHASE",
