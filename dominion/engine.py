@@ -313,8 +313,12 @@ def move(w: Work, player: int, cards: tuple, src: str, dst: str, event: str | No
 
 
 def discard(w: Work, player: int, cards: tuple, src: str = "hand") -> None:
-    """Discard cards (face up, so public)."""
-    move(w, player, cards, src, "discard", "discard")
+    """Discard cards. Rulebook ("Discard"): discarding several cards at once you need not reveal
+    them all, just the one you put on top; so from a hidden zone (hand, deck, looking) others
+    see the cards only when one is discarded, else how many. Cards already revealed (set aside,
+    in play) stay public."""
+    public = len(cards) == 1 or src in ("aside", "in_play")
+    move(w, player, cards, src, "discard", "discard", None if public else (player,))
 
 
 def topdeck(w: Work, player: int, cards: tuple, src: str = "hand", public: bool = False) -> None:
@@ -337,10 +341,16 @@ def trash(w: Work, player: int, cards: tuple, src: str = "hand") -> None:
     log(w, "trash", player, tuple(cards))
 
 
+def still_in_play(w, player: int, name: str, uid: int) -> bool:
+    """Whether the played card ``uid`` has not left play this turn (a card may trash itself
+    only once, even when Throne Room plays it twice)."""
+    return uid not in w.left_play and name in w.players[player].in_play
+
+
 def trash_self(w: Work, player: int, name: str, uid: int) -> bool:
     """Trash the card ``uid`` from play if it is still there (Feast, Mining Village): under
     Throne Room the second play finds it gone and does not trash another copy."""
-    if uid in w.left_play or name not in w.players[player].in_play:
+    if not still_in_play(w, player, name, uid):
         return False
     w.left_play += (uid,)
     trash(w, player, (name,), "in_play")
@@ -366,6 +376,29 @@ def gain_from_trash(w: Work, player: int, name: str, to: str = "discard") -> Non
     pl = w.players[player]
     setattr(pl, to, getattr(pl, to) + (name,))
     log(w, "gain", player, (name,), None, to)
+
+
+def trash_from_supply(w: Work, player: int, name: str) -> bool:
+    """``player`` trashes the top card of a Supply pile (Lurker). Returns False and does
+    nothing when the pile is empty or not in this game. Public."""
+    i = pile_index(w.pile_names).get(name)
+    if i is None or w.supply[i] == 0:
+        return False
+    w.supply[i] -= 1
+    w.trash += (name,)
+    log(w, "trash", player, (name,), None, "supply")
+    return True
+
+
+def insert_into_deck(w: Work, player: int, name: str, above: int, src: str = "hand") -> None:
+    """Put a card into the deck with ``above`` cards on top of it (0: on top; the deck's
+    size: at the bottom) (Secret Passage). Which card, and where, only the player knows."""
+    pl = w.players[player]
+    setattr(pl, src, remove(getattr(pl, src), (name,)))
+    deck = pl.deck
+    at = len(deck) - above
+    pl.deck = deck[:at] + (name,) + deck[at:]
+    log(w, "insert", player, (name,), (player,), above)
 
 
 def gainable(w, max_cost: int, pred=None, exact: bool = False) -> tuple:
@@ -595,6 +628,17 @@ def game_ends(w) -> bool:
     return empty_piles(w) >= (4 if len(w.players) >= 5 else 3)
 
 
+def deadlocked(w) -> bool:
+    """Whether no decision can ever come again: nothing left in the Supply costs $0 and no player
+    has an Action or a Treasure anywhere. No rule ends such a game, but its turns would pass
+    forever without a question (and `step` would never return), so it ends there."""
+    for name, n in zip(w.pile_names, w.supply):
+        if n and cost(w, name) == 0:
+            return False
+    return not any(CARDS[c].is_action or CARDS[c].is_treasure
+                   for ps in w.players for c in all_cards(ps))
+
+
 def cleanup(w: Work) -> None:
     """Clean-up: discard hand and play (the hand underneath, so no hand card becomes the
     visible top of the discard pile), draw 5, then pass the turn or end the game."""
@@ -611,7 +655,7 @@ def cleanup(w: Work) -> None:
     w.actions_played = 0
     w.left_play = ()
     w.immune = ()
-    if game_ends(w):
+    if game_ends(w) or deadlocked(w):
         w.phase = OVER
         log(w, "game_over", p)
         return

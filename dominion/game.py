@@ -6,14 +6,15 @@ from __future__ import annotations
 
 import os
 from collections import Counter
+from functools import lru_cache
 from typing import NamedTuple, Optional
 
 from pyrsistent import pvector
 
 from . import rng
 from .card import CARDS, card
-from .engine import (BASIC_PILES, Work, all_cards, check_answer, cost, draw, push, run,
-                     start_turn)
+from .engine import (BASIC_PILES, Work, all_cards, check_answer, cost, draw, pile_costs, push,
+                     run, start_turn)
 from .errors import (GameOverError, InvalidConfigError, InvalidPositionError,
                      NotYourDecisionError)
 from .kingdoms import check_kingdom, resolve_kingdom
@@ -333,27 +334,37 @@ def view(state: State, player: Optional[int] = None, log_from: Optional[int] = 0
     """What ``player`` may know (``None``: a spectator): their own hand, every zone's size, the
     top of each discard pile, cards in play and set aside, the Supply, the trash and the log
     with other players' hidden cards removed. Never another hand or any deck's order.
-    ``log_from``: first log index to include (None: no log)."""
+    ``log_from``: first log index to include (None: no log). Bots call this at every decision,
+    so it only builds what changed: the Supply listing is shared while the counts are unchanged,
+    and only the requested part of the log is filtered."""
     if player is not None and not 0 <= player < len(state.players):
         raise InvalidConfigError(f"no seat {player}; seats are 0 to {len(state.players) - 1}")
+    names = state.config.players
+    turns_taken = state.turns_taken
     players = tuple(
-        PlayerView(name=state.config.players[s],
-                   hand=tuple(sorted(p.hand)) if s == player else None,
-                   hand_size=len(p.hand), deck_size=len(p.deck), discard_size=len(p.discard),
-                   discard_top=p.discard[-1] if p.discard else None, in_play=p.in_play,
-                   aside=p.aside, looking=p.looking if s == player else None,
-                   looking_size=len(p.looking), turns_taken=state.turns_taken[s])
+        PlayerView(names[s], tuple(sorted(p.hand)) if s == player else None, len(p.hand),
+                   len(p.deck), len(p.discard), p.discard[-1] if p.discard else None,
+                   p.in_play, p.aside, p.looking if s == player else None, len(p.looking),
+                   turns_taken[s])
         for s, p in enumerate(state.players))
-    d = pending(state)
+    d = state.stack[-1][1] if state.stack else None
     over = d is None
-    events = () if log_from is None else tuple(
-        visible_event(e, player) for e in state.log[max(0, log_from):])
+    if log_from is None:
+        events, log_start = (), 0
+    else:
+        log_start = max(0, log_from)
+        events = tuple(visible_event(e, player) for e in state.log[log_start:])
     return View(
-        player=player, kingdom=state.config.kingdom,
-        supply=tuple((n, c, cost(state, n)) for n, c in zip(state.pile_names, state.supply)),
-        trash=state.trash, players=players, current=state.current, phase=state.phase,
-        turn=state.turn, actions=state.actions, buys=state.buys, coins=state.coins,
-        decision=d if d is not None and d.player == player else None,
-        waiting_for=None if over else d.player, log=events,
-        log_start=0 if log_from is None else max(0, log_from), game_over=over,
-        scores=score(state) if over else None, winners=winners(state) if over else None)
+        player, state.config.kingdom,
+        _supply_listing(state.pile_names, state.supply, state.cost_reduction),
+        state.trash, players, state.current, state.phase, state.turn, state.actions, state.buys,
+        state.coins, d if d is not None and d.player == player else None,
+        None if over else d.player, events, log_start, over,
+        score(state) if over else None, winners(state) if over else None)
+
+
+@lru_cache(maxsize=4096)
+def _supply_listing(pile_names: tuple, supply: tuple, reduction: int) -> tuple:
+    """(pile name, cards left, cost now) per pile; memoized, as the Supply changes only when a
+    card is gained or trashed from it."""
+    return tuple(zip(pile_names, supply, pile_costs(pile_names, reduction)))

@@ -57,3 +57,99 @@ def random_answer(decision, rng: random.Random):
         rng.shuffle(cards)
         return cards
     raise AssertionError(decision.kind)
+
+
+# ---------------------------------------------------------------------------------------------
+# Random games (property tests: tests/properties/)
+# ---------------------------------------------------------------------------------------------
+
+from collections import Counter
+from itertools import combinations
+from typing import NamedTuple
+
+# Random bots end a game in about 100-300 turns; a game still running after this many turns is
+# taken not to end.
+RANDOM_GAME_TURN_CAP = 3000
+# A game whose Supply and trash have not changed for this many turns is a stalemate: random
+# answers would have bought something by then if anything could be bought (e.g. every player has
+# trashed all but a Chapel, and Copper and Curse are gone). No rule ends such a game.
+STALEMATE_TURNS = 400
+
+
+def playable_set_choices() -> tuple:
+    """Every combination of sets (as a sorted tuple) whose Kingdom pool has at least 10 cards
+    now, single sets first: the choices for ``new_game(kingdom="random", sets=...)``. Computed
+    when called, so cards added later are played as soon as they exist."""
+    sets = dominion.SETS
+    return tuple(combo for k in range(1, len(sets) + 1) for combo in combinations(sets, k)
+                 if len(dominion.kingdom_pool(combo)) >= 10)
+
+
+class GameSpec(NamedTuple):
+    """A random game: Kingdom drawn from ``sets`` with ``seed``; every answer drawn by a
+    `random.Random(answer_seed)` through `random_answer`."""
+    sets: tuple
+    players: int
+    seed: int
+    answer_seed: int
+
+    def new_game(self) -> dominion.State:
+        return dominion.new_game(players=self.players, kingdom="random", sets=list(self.sets),
+                                 seed=self.seed)
+
+
+class Trajectory(NamedTuple):
+    """A played game: ``states[i + 1] == step(states[i], answers[i])``. ``stalemate``: it was
+    stopped because nothing could change the Supply any more (see STALEMATE_TURNS)."""
+    spec: GameSpec
+    states: list
+    answers: list
+    stalemate: bool
+
+
+def random_trajectory(spec: GameSpec, turn_cap: int = RANDOM_GAME_TURN_CAP) -> Trajectory:
+    """Play ``spec`` until it ends or stalls (see `Trajectory`); fails, naming the game, past
+    ``turn_cap`` turns."""
+    rng = random.Random(spec.answer_seed)
+    state = spec.new_game()
+    states, answers = [state], []
+    last_change = (state.supply, state.trash, state.turn)
+    while (decision := dominion.pending(state)) is not None:
+        if state.supply != last_change[0] or state.trash != last_change[1]:
+            last_change = (state.supply, state.trash, state.turn)
+        elif state.turn - last_change[2] > STALEMATE_TURNS:
+            return Trajectory(spec, states, answers, True)
+        if state.turn > turn_cap:
+            raise AssertionError(f"{spec} did not end within {turn_cap} turns")
+        ans = random_answer(decision, rng)
+        state = dominion.step(state, ans, decision.player)
+        states.append(state)
+        answers.append(ans)
+    return Trajectory(spec, states, answers, False)
+
+
+def card_counts(state) -> Counter:
+    """How many of each card the game holds: every zone of every player, the Supply and the
+    trash (cards are never created or destroyed, only moved)."""
+    counts = Counter(state.trash)
+    for ps in state.players:
+        for zone in ps:
+            counts.update(zone)
+    for name, n in zip(state.pile_names, state.supply):
+        counts[name] += n
+    return counts
+
+
+def game_specs(min_players: int = 2, max_players: int = 6):
+    """Hypothesis strategy of `GameSpec`s over every playable combination of sets."""
+    from hypothesis import strategies as st
+    return st.builds(GameSpec, sets=st.sampled_from(playable_set_choices()),
+                     players=st.integers(min_players, max_players),
+                     seed=st.integers(0, 2 ** 64 - 1), answer_seed=st.integers(0, 2 ** 32 - 1))
+
+
+def property_examples(n: int) -> int:
+    """``n`` scaled by $DOMINION_PROPERTY_SCALE (default 1): CI runs the default, a nightly or a
+    bug hunt sets e.g. 20 to play twenty times as many random games."""
+    import os
+    return max(1, round(n * float(os.environ.get("DOMINION_PROPERTY_SCALE", "1"))))

@@ -4,31 +4,75 @@ only (cards.md). Rulings quoted from the rulebooks' card notes decide the detail
 How a card is written: simple bonuses are fields of `Card`; the rest is ``effect(w, p, uid)``,
 a function on the step's working copy. A question is asked with ``ask_*`` and a registered
 continuation that receives the answer; work that must wait for other frames is ``push``-ed.
+
+Visibility (rulebook, "Look at", "Reveal", "Discard"): revealed and set-aside cards are public;
+looked-at cards are seen by their owner only; "if you discard multiple cards at once, you do not
+need to reveal them all, just the one you put on top" (the view shows every discard pile's top).
 """
 from ..card import (ACTION_T, ATTACK_T, BASE_1E, BASE_2E, CARDS, REACTION_T, VICTORY_T, Card,
                     continuation, define)
-from ..engine import (ask_select, attacked, discard, draw, each_attacked, gain, gainable, others,
-                      play, push, replay, trash)
+from ..engine import (ask_order, ask_select, ask_yes_no, attacked, cost, discard, draw,
+                      each_attacked, empty_piles, gain, gain_from_trash, gainable, log,
+                      look_at_deck, move, others, play, push, remove, replay, reveal_from_deck,
+                      take_from_deck, to_hand, topdeck, trash, trash_self)
 
 BOTH = (BASE_2E, BASE_1E)  # a card in both editions' pools
 A = (ACTION_T,)
 AA = (ACTION_T, ATTACK_T)
 
 
-# --- Cellar ---------------------------------------------------------------------------------
+# --- Shared pieces ----------------------------------------------------------------------------
+
+def _distinct(cards) -> tuple:
+    """Sorted distinct names: the pool for "choose one card" (copies are interchangeable, and a
+    single kind of card is then chosen without asking)."""
+    return tuple(sorted(set(cards)))
+
+
+@continuation
+def _discard_chosen(w, chosen, p, src="hand"):
+    discard(w, p, chosen, src)
+
+
+def _ask_gain(w, p, card_name, max_cost, to="discard", pred=None):
+    """Ask ``p`` to gain a Supply card costing up to ``max_cost`` (now, through `cost`);
+    nothing is asked, and nothing gained, when no pile qualifies."""
+    ask_select(w, p, f"{card_name}: gain a card costing up to ${max_cost}", card_name, "gain",
+               gainable(w, max_cost, pred), 1, 1, _gain_chosen, p, to)
+
+
+@continuation
+def _gain_chosen(w, chosen, p, to="discard"):
+    """Gain the one chosen Supply card (shared by gain-a-card effects)."""
+    if chosen:
+        gain(w, p, chosen[0], to)
+
+
+@continuation
+def _topdeck_chosen(w, chosen, p, src="hand"):
+    topdeck(w, p, chosen, src)
+
+
+def _is_treasure(c) -> bool:
+    return c.is_treasure
+
+
+# --- Cellar -----------------------------------------------------------------------------------
 
 def _cellar(w, p, uid):
     ask_select(w, p, "Cellar: discard any number of cards, then draw that many", "Cellar",
-               "discard", w.players[p].hand, 0, 99, _cellar_discard, p)
+               "discard", w.players[p].hand, 0, len(w.players[p].hand), _cellar_discard, p)
 
 
 @continuation
 def _cellar_discard(w, chosen, p):
+    """Rulebook: discard them all at once, then draw as many as you discarded (a shuffle then
+    includes them); only the top discarded card and the number need be shown."""
     discard(w, p, chosen)
     draw(w, p, len(chosen))
 
 
-# --- Chapel ---------------------------------------------------------------------------------
+# --- Chapel -----------------------------------------------------------------------------------
 
 def _chapel(w, p, uid):
     ask_select(w, p, "Chapel: trash up to 4 cards from your hand", "Chapel", "trash",
@@ -40,7 +84,7 @@ def _chapel_trash(w, chosen, p):
     trash(w, p, chosen)
 
 
-# --- Moat -----------------------------------------------------------------------------------
+# --- Moat -------------------------------------------------------------------------------------
 
 def _moat_react(w, p, attacker):
     """Rulebook: revealing Moat makes the Attack not affect you (you still may be asked by
@@ -49,30 +93,91 @@ def _moat_react(w, p, attacker):
 
 
 def _moat_can_react(w, p):
+    """Revealing Moat again against the same Attack would change nothing."""
     return p not in w.immune
 
 
-# --- Workshop -------------------------------------------------------------------------------
+# --- Harbinger --------------------------------------------------------------------------------
 
-def _workshop(w, p, uid):
-    ask_select(w, p, "Workshop: gain a card costing up to $4", "Workshop", "gain",
-               gainable(w, 4), 1, 1, _gain_chosen, p)
+def _harbinger(w, p, uid):
+    """Rulebook: after +1 Card +1 Action, look through your discard pile; putting a card from
+    it onto your deck is optional."""
+    ask_select(w, p, "Harbinger: you may put a card from your discard pile onto your deck",
+               "Harbinger", "topdeck", _distinct(w.players[p].discard), 0, 1, _topdeck_chosen,
+               p, "discard")
+
+
+# --- Merchant ---------------------------------------------------------------------------------
+
+def _merchant(w, p, uid):
+    """Each Merchant adds $1 to the first Silver played this turn, and to no later one
+    (rulebook, Merchant; counted in `engine.treasure_value`)."""
+    w.merchants += 1
+
+
+# --- Vassal -----------------------------------------------------------------------------------
+
+def _vassal(w, p, uid):
+    """Discard the top card of the deck (face up: public). An Action may be played from the
+    discard pile; it is optional and uses no Action (rulebook, Vassal)."""
+    got = take_from_deck(w, p, 1)
+    if not got:
+        return
+    w.players[p].discard += got
+    log(w, "discard", p, got)
+    name = got[0]
+    if CARDS[name].is_action:
+        ask_yes_no(w, p, f"Vassal: play the discarded {name}?", "Vassal", "play",
+                   _vassal_play, p, name)
 
 
 @continuation
-def _gain_chosen(w, chosen, p):
-    """Gain the one chosen Supply card to the discard pile (shared by gain-a-card effects)."""
-    if chosen:
-        gain(w, p, chosen[0])
+def _vassal_play(w, yes, p, name):
+    if yes:
+        play(w, p, name, src="discard")
 
 
-# --- Gardens --------------------------------------------------------------------------------
+# --- Workshop ---------------------------------------------------------------------------------
+
+def _workshop(w, p, uid):
+    _ask_gain(w, p, "Workshop", 4)
+
+
+# --- Bureaucrat -------------------------------------------------------------------------------
+
+def _bureaucrat(w, p, uid):
+    """Gain a Silver onto your deck (with an empty deck it becomes the only card there), then
+    each other player in turn order topdecks a Victory card or reveals a hand without one."""
+    gain(w, p, "Silver", "deck")
+    each_attacked(w, p, _bureaucrat_victim)
+
+
+@continuation
+def _bureaucrat_victim(w, victim):
+    hand = w.players[victim].hand
+    victory = _distinct(c for c in hand if CARDS[c].is_victory)
+    if not victory:
+        if hand:
+            log(w, "reveal", victim, hand, None, "no Victory card")
+        return
+    ask_select(w, victim, "Bureaucrat: reveal a Victory card and put it onto your deck",
+               "Bureaucrat", "topdeck", victory, 1, 1, _bureaucrat_topdeck, victim)
+
+
+@continuation
+def _bureaucrat_topdeck(w, chosen, victim):
+    log(w, "reveal", victim, chosen)
+    topdeck(w, victim, chosen, public=True)
+
+
+# --- Gardens ----------------------------------------------------------------------------------
 
 def _gardens_vp(counts):
+    """1 VP per 10 cards, rounded down (rulebook: 37 cards make each Gardens worth 3)."""
     return sum(counts.values()) // 10
 
 
-# --- Militia --------------------------------------------------------------------------------
+# --- Militia ----------------------------------------------------------------------------------
 
 def _militia(w, p, uid):
     each_attacked(w, p, _militia_victim)
@@ -80,6 +185,7 @@ def _militia(w, p, uid):
 
 @continuation
 def _militia_victim(w, victim):
+    """Rulebook: players with 3 or fewer cards in hand discard nothing."""
     hand = w.players[victim].hand
     excess = len(hand) - 3
     if excess > 0:
@@ -87,23 +193,62 @@ def _militia_victim(w, victim):
                    "discard", hand, excess, excess, _discard_chosen, victim)
 
 
+# --- Moneylender ------------------------------------------------------------------------------
+
+def _moneylender(w, p, uid):
+    if "Copper" in w.players[p].hand:
+        ask_select(w, p, "Moneylender: you may trash a Copper for +$3", "Moneylender", "trash",
+                   ("Copper",), 0, 1, _moneylender_trash, p)
+
+
 @continuation
-def _discard_chosen(w, chosen, p):
-    discard(w, p, chosen)
+def _moneylender_trash(w, chosen, p):
+    """Rulebook: the +$3 only if a Copper was actually trashed."""
+    if chosen:
+        trash(w, p, chosen)
+        w.coins += 3
 
 
-# --- Throne Room ----------------------------------------------------------------------------
+# --- Poacher ----------------------------------------------------------------------------------
+
+def _poacher(w, p, uid):
+    """Rulebook: draw first, then discard one card per empty Supply pile (any pile: Curses,
+    Coppers, ...); none when no pile is empty; the whole hand if it is too small."""
+    n = empty_piles(w)
+    if n:
+        ask_select(w, p, f"Poacher: discard {n} card(s), one per empty Supply pile", "Poacher",
+                   "discard", w.players[p].hand, n, n, _discard_chosen, p)
+
+
+# --- Remodel ----------------------------------------------------------------------------------
+
+def _remodel(w, p, uid):
+    ask_select(w, p, "Remodel: trash a card from your hand", "Remodel", "trash",
+               _distinct(w.players[p].hand), 1, 1, _remodel_trash, p)
+
+
+@continuation
+def _remodel_trash(w, chosen, p):
+    """Rulebook: no card to trash, no gain; the gain may cost up to $2 more, or less, even a
+    copy of the trashed card; nothing is gained if no pile qualifies."""
+    if chosen:
+        trash(w, p, chosen)
+        _ask_gain(w, p, "Remodel", cost(w, chosen[0]) + 2)
+
+
+# --- Throne Room ------------------------------------------------------------------------------
 
 def _throne_room(w, p, uid):
-    actions = [c for c in w.players[p].hand if CARDS[c].is_action]
+    actions = _distinct(c for c in w.players[p].hand if CARDS[c].is_action)
     ask_select(w, p, "Throne Room: you may play an Action card from your hand twice",
                "Throne Room", "play", actions, 0, 1, _throne_room_play, p)
 
 
 @continuation
 def _throne_room_play(w, chosen, p):
-    """Rulebook: the chosen card is played, resolved completely, then played again; playing it
-    uses no Action. The second play happens even if the card left play (Feast)."""
+    """Rulebook: playing a card is optional; the chosen card is played, resolved completely,
+    then played again; this uses no Action. The second play happens even if the card left play
+    (Feast). Throne Room on Throne Room plays two cards twice each, not one four times."""
     if not chosen:
         return
     name = chosen[0]
@@ -112,19 +257,250 @@ def _throne_room_play(w, chosen, p):
     play(w, p, name)
 
 
-# --- Council Room ---------------------------------------------------------------------------
+# --- Bandit -----------------------------------------------------------------------------------
+
+def _bandit(w, p, uid):
+    """Rulebook: gain a Gold (to the discard pile), then each other player in turn order reveals
+    their top 2 cards, trashes a revealed Treasure other than Copper of their choice, and
+    discards the rest."""
+    gain(w, p, "Gold")
+    each_attacked(w, p, _bandit_victim)
+
+
+@continuation
+def _bandit_victim(w, victim):
+    revealed = reveal_from_deck(w, victim, 2)
+    targets = _distinct(c for c in revealed if c != "Copper" and CARDS[c].is_treasure)
+    ask_select(w, victim, "Bandit: trash a revealed Treasure other than Copper", "Bandit",
+               "trash", targets, 1, 1, _bandit_trash, victim, revealed)
+
+
+@continuation
+def _bandit_trash(w, chosen, victim, revealed):
+    trash(w, victim, chosen, "aside")
+    discard(w, victim, remove(revealed, chosen), "aside")
+
+
+# --- Council Room -----------------------------------------------------------------------------
 
 def _council_room(w, p, uid):
+    """Rulebook: the other players draw a card whether they want to or not."""
     for other in others(w, p):
         draw(w, other, 1)
 
 
-# --- Witch ----------------------------------------------------------------------------------
+# --- Library ----------------------------------------------------------------------------------
+
+def _library(w, p, uid):
+    _library_draw(w, p, ())
+
+
+@continuation
+def _library_draw(w, p, set_aside):
+    """Rulebook: look at cards one at a time until you have 7 in hand (none with 7 already);
+    only Action cards may be set aside, at your option. Set-aside cards are not shuffled in
+    when the deck runs out (they are not in the discard pile) and are discarded at the end;
+    drawing stops when deck and discard pile are both empty."""
+    pl = w.players[p]
+    while len(pl.hand) < 7:
+        got = take_from_deck(w, p, 1)
+        if not got:
+            break
+        name = got[0]
+        if CARDS[name].is_action:
+            pl.looking += got
+            log(w, "look", p, got, (p,))
+            ask_yes_no(w, p, f"Library: set aside {name} (no: put it into your hand)?",
+                       "Library", "set_aside", _library_choice, p, set_aside, name)
+            return
+        pl.hand += got
+        log(w, "draw", p, got, (p,))
+    discard(w, p, set_aside, "aside")
+
+
+@continuation
+def _library_choice(w, yes, p, set_aside, name):
+    if yes:
+        move(w, p, (name,), "looking", "aside", "set_aside")  # set aside face up: public
+        set_aside += (name,)
+    else:
+        move(w, p, (name,), "looking", "hand", "draw", (p,))
+    _library_draw(w, p, set_aside)
+
+
+# --- Mine -------------------------------------------------------------------------------------
+
+def _mine(w, p, uid):
+    treasures = _distinct(c for c in w.players[p].hand if CARDS[c].is_treasure)
+    ask_select(w, p, "Mine: you may trash a Treasure from your hand", "Mine", "trash",
+               treasures, 0, 1, _mine_trash, p)
+
+
+@continuation
+def _mine_trash(w, chosen, p):
+    """Rulebook: trashing is optional; no Treasure trashed, none gained. The gained Treasure
+    (up to $3 more, or the same or a cheaper one) goes to the hand and can be played."""
+    if chosen:
+        trash(w, p, chosen)
+        _ask_gain(w, p, "Mine", cost(w, chosen[0]) + 3, "hand", _is_treasure)
+
+
+# --- Sentry -----------------------------------------------------------------------------------
+
+def _sentry(w, p, uid):
+    """Rulebook: after +1 Card +1 Action, look at the top 2 cards; trash and/or discard any of
+    them; put the rest back in any order."""
+    seen = look_at_deck(w, p, 2)
+    ask_select(w, p, "Sentry: trash any of these cards", "Sentry", "trash", seen, 0, len(seen),
+               _sentry_trash, p, seen)
+
+
+@continuation
+def _sentry_trash(w, chosen, p, seen):
+    trash(w, p, chosen, "looking")
+    rest = remove(seen, chosen)
+    ask_select(w, p, "Sentry: discard any of these cards", "Sentry", "discard", rest, 0,
+               len(rest), _sentry_discard, p, rest)
+
+
+@continuation
+def _sentry_discard(w, chosen, p, rest):
+    discard(w, p, chosen, "looking")
+    ask_order(w, p, "Sentry: put these back onto your deck (first on top)", "Sentry",
+              remove(rest, chosen), _topdeck_chosen, p, "looking")
+
+
+# --- Witch ------------------------------------------------------------------------------------
 
 def _witch(w, p, uid):
-    """Curses are handed out in turn order, so when they run out the later players get none."""
+    """Rulebook: Curses are given out in turn order, so when they run out the later players get
+    none; with none left Witch still draws."""
     for victim in attacked(w, p):
         gain(w, victim, "Curse")
+
+
+# --- Artisan ----------------------------------------------------------------------------------
+
+def _artisan(w, p, uid):
+    """Rulebook: gain a card costing up to $5 to your hand, then put a card from your hand
+    (the gained one or another) onto your deck."""
+    push(w, _artisan_topdeck, p)
+    _ask_gain(w, p, "Artisan", 5, "hand")
+
+
+@continuation
+def _artisan_topdeck(w, p):
+    ask_select(w, p, "Artisan: put a card from your hand onto your deck", "Artisan", "topdeck",
+               _distinct(w.players[p].hand), 1, 1, _topdeck_chosen, p)
+
+
+# --- Chancellor (1st edition) -----------------------------------------------------------------
+
+def _chancellor(w, p, uid):
+    if w.players[p].deck:
+        ask_yes_no(w, p, "Chancellor: put your deck into your discard pile?", "Chancellor",
+                   "discard_deck", _chancellor_answer, p)
+
+
+@continuation
+def _chancellor_answer(w, yes, p):
+    """Rulebook (1st ed.): you may not look through your deck as you discard it, so the log
+    names no card, only how many. The deck goes onto the pile as it lies."""
+    if yes:
+        pl = w.players[p]
+        n = len(pl.deck)
+        pl.discard += pl.deck
+        pl.deck = ()
+        log(w, "discard_deck", p, (), None, n)
+
+
+# --- Feast (1st edition) ----------------------------------------------------------------------
+
+def _feast(w, p, uid):
+    """Rulebook (1st ed.): gaining does not depend on trashing; under Throne Room Feast is
+    trashed once and gains twice."""
+    trash_self(w, p, "Feast", uid)
+    _ask_gain(w, p, "Feast", 5)
+
+
+# --- Spy (1st edition) ------------------------------------------------------------------------
+
+def _spy(w, p, uid):
+    """Rulebook (1st ed.): each player, you too, reveals the top card of their deck (you first,
+    then the others in turn order; a player who revealed Moat is skipped); you choose for each
+    whether it is discarded or put back."""
+    for target in reversed([p] + attacked(w, p)):
+        push(w, _spy_reveal, target, p)
+
+
+@continuation
+def _spy_reveal(w, target, spy):
+    got = reveal_from_deck(w, target, 1)
+    if got:
+        whose = "your" if target == spy else f"{w.config.players[target]}'s"
+        ask_yes_no(w, spy, f"Spy: discard {whose} revealed {got[0]}? (no: put it back)", "Spy",
+                   "discard", _spy_answer, target, got[0])
+
+
+@continuation
+def _spy_answer(w, yes, target, name):
+    if yes:
+        discard(w, target, (name,), "aside")
+    else:
+        topdeck(w, target, (name,), "aside", public=True)
+
+
+# --- Thief (1st edition) ----------------------------------------------------------------------
+
+def _thief(w, p, uid):
+    _thief_next(w, p, tuple(attacked(w, p)), ())
+
+
+@continuation
+def _thief_next(w, thief, victims, trashed):
+    """Rulebook (1st ed.): each other player in turn order reveals their top 2 cards; of the
+    revealed Treasures the attacker chooses one they trash; they discard the rest. Then the
+    attacker may gain any or all of the Treasures trashed this way (from the trash)."""
+    if not victims:
+        ask_select(w, thief, "Thief: gain any of the trashed Treasures", "Thief", "gain",
+                   trashed, 0, len(trashed), _thief_gain, thief)
+        return
+    victim = victims[0]
+    revealed = reveal_from_deck(w, victim, 2)
+    treasures = _distinct(c for c in revealed if CARDS[c].is_treasure)
+    ask_select(w, thief, f"Thief: choose the Treasure {w.config.players[victim]} trashes",
+               "Thief", "trash", treasures, 1, 1, _thief_trash, thief, victim, revealed,
+               victims[1:], trashed)
+
+
+@continuation
+def _thief_trash(w, chosen, thief, victim, revealed, victims, trashed):
+    trash(w, victim, chosen, "aside")
+    discard(w, victim, remove(revealed, chosen), "aside")
+    _thief_next(w, thief, victims, trashed + chosen)
+
+
+@continuation
+def _thief_gain(w, chosen, thief):
+    for name in chosen:
+        gain_from_trash(w, thief, name)
+
+
+# --- Adventurer (1st edition) -----------------------------------------------------------------
+
+def _adventurer(w, p, uid):
+    """Rulebook (1st ed.): reveal until 2 Treasures; a shuffle on the way does not include the
+    revealed cards; if the cards run out, you get the Treasures found."""
+    revealed = treasures = ()
+    while len(treasures) < 2:
+        got = reveal_from_deck(w, p, 1)
+        if not got:
+            break
+        revealed += got
+        if CARDS[got[0]].is_treasure:
+            treasures += got
+    to_hand(w, p, treasures, "aside")
+    discard(w, p, remove(revealed, treasures), "aside")
 
 
 define(
@@ -136,26 +512,69 @@ define(
          "+2 Cards. When another player plays an Attack, you may first reveal this from your "
          "hand, to be unaffected by it.", editions=BOTH, plus_cards=2, reaction=_moat_react,
          can_react=_moat_can_react),
+    Card("Harbinger", 3, A, BASE_2E, "+1 Card, +1 Action. Look through your discard pile. You "
+         "may put a card from it onto your deck.", plus_cards=1, plus_actions=1,
+         effect=_harbinger),
+    Card("Merchant", 3, A, BASE_2E, "+1 Card, +1 Action. The first time you play a Silver this "
+         "turn, +$1.", plus_cards=1, plus_actions=1, effect=_merchant),
+    Card("Vassal", 3, A, BASE_2E, "+$2. Discard the top card of your deck. If it's an Action "
+         "card, you may play it.", plus_coins=2, effect=_vassal),
     Card("Village", 3, A, BASE_2E, "+1 Card, +2 Actions.", editions=BOTH, plus_cards=1,
          plus_actions=2),
     Card("Workshop", 3, A, BASE_2E, "Gain a card costing up to $4.", editions=BOTH,
          effect=_workshop),
+    Card("Bureaucrat", 4, AA, BASE_2E, "Gain a Silver onto your deck. Each other player reveals "
+         "a Victory card from their hand and puts it onto their deck (or reveals a hand with no "
+         "Victory cards).", editions=BOTH, effect=_bureaucrat),
     Card("Gardens", 4, (VICTORY_T,), BASE_2E, "Worth 1 VP per 10 cards you have (round down).",
          editions=BOTH, victory_points=_gardens_vp),
     Card("Militia", 4, AA, BASE_2E, "+$2. Each other player discards down to 3 cards in hand.",
          editions=BOTH, plus_coins=2, effect=_militia),
+    Card("Moneylender", 4, A, BASE_2E, "You may trash a Copper from your hand for +$3.",
+         editions=BOTH, effect=_moneylender),
+    Card("Poacher", 4, A, BASE_2E, "+1 Card, +1 Action, +$1. Discard a card per empty Supply "
+         "pile.", plus_cards=1, plus_actions=1, plus_coins=1, effect=_poacher),
+    Card("Remodel", 4, A, BASE_2E, "Trash a card from your hand. Gain a card costing up to $2 "
+         "more than it.", editions=BOTH, effect=_remodel),
     Card("Smithy", 4, A, BASE_2E, "+3 Cards.", editions=BOTH, plus_cards=3),
     Card("Throne Room", 4, A, BASE_2E, "You may play an Action card from your hand twice.",
          editions=BOTH, effect=_throne_room),
+    Card("Bandit", 5, AA, BASE_2E, "Gain a Gold. Each other player reveals the top 2 cards of "
+         "their deck, trashes a revealed Treasure other than Copper, and discards the rest.",
+         effect=_bandit),
     Card("Council Room", 5, A, BASE_2E, "+4 Cards, +1 Buy. Each other player draws a card.",
          editions=BOTH, plus_cards=4, plus_buys=1, effect=_council_room),
     Card("Festival", 5, A, BASE_2E, "+2 Actions, +1 Buy, +$2.", editions=BOTH, plus_actions=2,
          plus_buys=1, plus_coins=2),
     Card("Laboratory", 5, A, BASE_2E, "+2 Cards, +1 Action.", editions=BOTH, plus_cards=2,
          plus_actions=1),
+    Card("Library", 5, A, BASE_2E, "Draw until you have 7 cards in hand, skipping any Action "
+         "cards you choose to; set those aside, discarding them afterwards.", editions=BOTH,
+         effect=_library),
     Card("Market", 5, A, BASE_2E, "+1 Card, +1 Action, +1 Buy, +$1.", editions=BOTH,
          plus_cards=1, plus_actions=1, plus_buys=1, plus_coins=1),
+    Card("Mine", 5, A, BASE_2E, "You may trash a Treasure from your hand. Gain a Treasure to your "
+         "hand costing up to $3 more than it.", editions=BOTH, effect=_mine),
+    Card("Sentry", 5, A, BASE_2E, "+1 Card, +1 Action. Look at the top 2 cards of your deck. "
+         "Trash and/or discard any number of them. Put the rest back on top in any order.",
+         plus_cards=1, plus_actions=1, effect=_sentry),
     Card("Witch", 5, AA, BASE_2E, "+2 Cards. Each other player gains a Curse.", editions=BOTH,
          plus_cards=2, effect=_witch),
+    Card("Artisan", 6, A, BASE_2E, "Gain a card to your hand costing up to $5. Put a card from "
+         "your hand onto your deck.", effect=_artisan),
+    Card("Chancellor", 3, A, BASE_1E, "+$2. You may immediately put your deck into your discard "
+         "pile.", plus_coins=2, effect=_chancellor),
     Card("Woodcutter", 3, A, BASE_1E, "+1 Buy, +$2.", plus_buys=1, plus_coins=2),
+    Card("Feast", 4, A, BASE_1E, "Trash this card. Gain a card costing up to $5.",
+         effect=_feast),
+    Card("Spy", 4, AA, BASE_1E, "+1 Card, +1 Action. Each player (including you) reveals the top "
+         "card of their deck and either discards it or puts it back, your choice.",
+         plus_cards=1, plus_actions=1, effect=_spy),
+    Card("Thief", 4, AA, BASE_1E, "Each other player reveals the top 2 cards of their deck. If "
+         "they revealed any Treasure cards, they trash one of them that you choose. You may gain "
+         "any or all of these trashed cards. They discard the other revealed cards.",
+         effect=_thief),
+    Card("Adventurer", 6, A, BASE_1E, "Reveal cards from your deck until you reveal 2 Treasure "
+         "cards. Put those Treasure cards into your hand and discard the other revealed cards.",
+         effect=_adventurer),
 )

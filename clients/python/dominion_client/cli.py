@@ -5,14 +5,9 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import commands_engine
+from . import commands_engine, commands_net
 
-COMMAND_MODULES = [commands_engine]
-try:  # the network commands need grpc; the engine's commands do not
-    from . import commands_net
-    COMMAND_MODULES.append(commands_net)
-except ImportError as exc:  # pragma: no cover - only without grpc installed
-    _NET_IMPORT_ERROR = exc
+COMMAND_MODULES = [commands_engine, commands_net]
 
 
 def build_parser() -> argparse.ArgumentParser:

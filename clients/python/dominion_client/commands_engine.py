@@ -1,9 +1,14 @@
-"""Engine subcommands: ``dominion cards``, ``dominion kingdoms``, ``dominion simulate``."""
+"""Engine subcommands: ``dominion cards``, ``dominion kingdoms``, ``dominion simulate``,
+``dominion tournament``."""
 from __future__ import annotations
 
+import argparse
 import json
+import sys
+import time
 
 import dominion
+import dominion.bots
 
 
 def register(sub) -> None:
@@ -11,6 +16,179 @@ def register(sub) -> None:
                        description="List every card: name, cost, types and set.")
     p.add_argument("--json", action="store_true", help="print a JSON array of objects")
     p.set_defaults(run=run_cards)
+
+    p = sub.add_parser("kingdoms", help="list the recommended Kingdoms and their cards",
+                       description="List the recommended Kingdoms of the rulebooks: name, the "
+                                   "sets they use and their 10 cards. Any of these names works "
+                                   "as --kingdom.")
+    p.add_argument("--json", action="store_true",
+                   help="print a JSON array of objects with keys name, sets, cards")
+    p.set_defaults(run=run_kingdoms)
+
+    p = sub.add_parser(
+        "simulate", help="play many bot games in parallel and report win rates",
+        description="Play games between bots (built-in names or strategy files) on every core "
+                    "and report, per bot, the win rate with a 95%% confidence interval (Wilson), "
+                    "shared wins, average score and turns, and games per second. Seats rotate "
+                    "from game to game so that no bot keeps the first-player advantage; the "
+                    "same seed gives the same results whatever the number of workers.",
+        epilog=f"bots: {', '.join(dominion.bots.bot_names())}, or a strategy file "
+               "(path/to/strategy.toml; format in docs/bots.md). Default Kingdom: First Game, "
+               "with the Kingdom cards the bots' strategies buy put in first.")
+    _game_options(p)
+    p.add_argument("--bots", required=True, type=_bot_list,
+                   help="2 to 6 comma-separated bots, one per seat, e.g. "
+                        "smithy-big-money,big-money")
+    p.add_argument("--json", action="store_true",
+                   help="print one JSON object (games, seed, wins, ties, errors, "
+                        "games_per_second, bots, results, ...)")
+    p.set_defaults(run=run_simulate)
+
+    p = sub.add_parser(
+        "tournament", help="play every pair of bots and print a table of win rates",
+        description="A round robin: every pair of bots plays --games 2-player games (seats "
+                    "rotated, same seed for every pair); prints each bot's win rate against "
+                    "each other bot and its average.",
+        epilog=f"bots: {', '.join(dominion.bots.bot_names())}, or strategy files (.toml).")
+    _game_options(p)
+    p.add_argument("--bots", required=True, type=_bot_list,
+                   help="at least 2 comma-separated bots, e.g. big-money,smithy-big-money,"
+                        "witch-big-money")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(run=run_tournament)
+
+
+def _bot_list(text: str) -> list:
+    bots = [b.strip() for b in text.split(",") if b.strip()]
+    for b in bots:
+        try:
+            dominion.bots.make_bot(b)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+    return bots
+
+
+def _positive(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {n}")
+    return n
+
+
+def _game_options(p) -> None:
+    p.add_argument("--games", type=_positive, default=100,
+                   help="number of games (per pair, for a tournament; default 100)")
+    p.add_argument("--kingdom", default=None,
+                   help="a recommended Kingdom (see `dominion kingdoms`), 'random' (drawn per "
+                        "game from --sets), or 10 comma-separated card names")
+    p.add_argument("--sets", default=None,
+                   help=f"comma-separated sets for --kingdom random: {', '.join(dominion.SETS)} "
+                        "(default: all)")
+    p.add_argument("--seed", type=int, default=None,
+                   help="seed of the whole run (default: random, and printed)")
+    p.add_argument("--workers", type=_positive, default=None,
+                   help="worker processes (default: every core)")
+
+
+def run_kingdoms(args) -> int:
+    rows = [{"name": name, "sets": list(sets), "cards": list(cards)}
+            for name, (sets, cards) in dominion.RECOMMENDED.items()]
+    if args.json:
+        print(json.dumps(rows, indent=1))
+    else:
+        for r in rows:
+            print(f"{r['name']} ({', '.join(r['sets'])})")
+            print(f"    {', '.join(r['cards'])}")
+    return 0
+
+
+class Progress:
+    """A progress bar on stderr, drawn only on a terminal."""
+
+    def __init__(self, enabled: bool):
+        self.enabled = enabled and sys.stderr.isatty()
+        self.started = time.perf_counter()
+
+    def __call__(self, done: int, total: int) -> None:
+        if not self.enabled:
+            return
+        width = 30
+        filled = width * done // total
+        rate = done / max(1e-9, time.perf_counter() - self.started)
+        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games, "
+                         f"{rate:.0f}/s ")
+        if done == total:
+            sys.stderr.write("\r" + " " * (width + 40) + "\r")
+        sys.stderr.flush()
+
+
+def _run(fn, args, **kw):
+    from dominion.simulate import SimulationError
+    sets = [s.strip() for s in args.sets.split(",")] if args.sets else None
+    try:
+        return fn(args.bots, args.games, kingdom=args.kingdom, sets=sets, seed=args.seed,
+                  workers=args.workers, progress=Progress(not args.json), **kw)
+    except (SimulationError, dominion.DominionError, ValueError) as exc:
+        print(f"dominion: {exc}", file=sys.stderr)
+        return None
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:5.1f}%"
+
+
+def run_simulate(args) -> int:
+    from dominion.simulate import simulate
+    summary = _run(simulate, args)
+    if summary is None:
+        return 2
+    if args.json:
+        print(json.dumps(summary))
+        return 0
+    kingdom = summary["kingdom"]
+    kingdom = kingdom if isinstance(kingdom, str) else ", ".join(kingdom)
+    print(f"{summary['games']} games, seed {summary['seed']}, Kingdom: {kingdom}")
+    width = max(len(b["bot"]) for b in summary["bots"]) + 2
+    print(f"{'bot':<{width}} {'wins':>6} {'win rate':>8}  {'95% CI':<15} {'ties':>5} "
+          f"{'avg score':>9} {'avg turns':>9}")
+    for b in summary["bots"]:
+        lo, hi = b["ci95"]
+        print(f"{b['bot']:<{width}} {b['wins']:>6} {_pct(b['win_rate']):>8}  "
+              f"[{_pct(lo)},{_pct(hi)}] {b['ties']:>5} {b['avg_score']:>9.1f} "
+              f"{b['avg_turns']:>9.1f}")
+    print(f"ties: {summary['ties']}, errors: {summary['errors']}, "
+          f"{summary['games_per_second']:.0f} games/s")
+    for f in summary["failed"][:10]:
+        print(f"  game {f['index']} (seed {f['seed']}): {f['error']}")
+    return 1 if summary["errors"] else 0
+
+
+def run_tournament(args) -> int:
+    from dominion.simulate import tournament
+    if len(set(args.bots)) < 2:
+        print("dominion: a tournament needs at least 2 different bots", file=sys.stderr)
+        return 2
+    result = _run(tournament, args)
+    if result is None:
+        return 2
+    if args.json:
+        print(json.dumps(result))
+        return 0
+    bots = result["bots"]
+    table = result["table"]
+    width = max(len(b) for b in bots) + 2
+    print(f"{result['games_per_pair']} games per pair, seed {result['seed']}; "
+          "row's win rate against column")
+    print(" " * width + "".join(f"{b[:10]:>11}" for b in bots) + f"{'average':>11}")
+    for a in bots:
+        cells = "".join(f"{'-':>11}" if a == b else f"{_pct(table[a][b]):>11}" for b in bots)
+        print(f"{a:<{width}}{cells}{_pct(result['average_win_rate'][a]):>11}")
+    errors = sum(m["errors"] for m in result["matches"])
+    print(f"errors: {errors}, {result['games_per_second']:.0f} games/s")
+    return 1 if errors else 0
 
 
 def card_rows() -> list:

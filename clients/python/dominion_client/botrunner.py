@@ -1,0 +1,44 @@
+"""Play one seat over the network with a built-in bot: ``dominion bot`` and the benchmark."""
+from __future__ import annotations
+
+import time
+
+import grpc
+
+import dominion.bots
+
+from .client import GameResult, Seat
+
+
+def play_seat(seat: Seat, bot, reconnect_for: float = 30.0) -> GameResult:
+    """Answer every decision of ``seat`` with ``bot`` (``bot.answer(decision, view)``, see
+    `dominion.bots`) until the game ends; returns the scores and winners.
+
+    When the server goes away (a restart), reconnects for up to ``reconnect_for`` seconds and
+    resumes the stream where it broke: the pending decision comes again, with the same sequence
+    number, if the answer in flight was lost. An answer refused as stale (ABORTED) was already
+    applied, and is skipped."""
+    broken_since = None
+    while True:
+        try:
+            for pending in seat.decisions():
+                broken_since = None
+                answer = bot.answer(pending.decision, pending.view)
+                try:
+                    seat.answer(pending, answer)
+                except grpc.RpcError as e:
+                    if e.code() != grpc.StatusCode.ABORTED:
+                        raise
+            return seat.result
+        except grpc.RpcError as e:
+            if e.code() != grpc.StatusCode.UNAVAILABLE:
+                raise
+            broken_since = broken_since or time.monotonic()
+            if time.monotonic() - broken_since > reconnect_for:
+                raise
+            time.sleep(0.1)
+
+
+def play_seat_with(seat: Seat, bot_name: str, seed: int = 0) -> GameResult:
+    """`play_seat` with a built-in bot by name (`dominion.bots.bot_names()`)."""
+    return play_seat(seat, dominion.bots.make_bot(bot_name, seed))

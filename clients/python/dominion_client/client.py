@@ -1,0 +1,198 @@
+"""A small typed client for the Dominion game service.
+
+    from dominion_client.client import connect
+
+    with connect("127.0.0.1:50051") as client:
+        game = client.create_game(["Me", "Bot"], bots={1: "big-money"})
+        seat = client.seat(game.game_id, game.tokens[0])
+        for turn in seat.decisions():              # blocks until each of my decisions comes
+            print(turn.decision.prompt)
+            seat.answer(turn, turn.decision.moves[-1])
+        print(seat.view().scores)
+
+Decisions and views come as engine values (`dominion.Decision`, `dominion.View`), so any
+`dominion.bots` bot can answer them; the wire messages are there too (``turn.message``).
+"""
+from __future__ import annotations
+
+from typing import Iterator, Mapping, NamedTuple, Optional, Sequence, Union
+
+import grpc
+
+import dominion
+from dominion_proto import dominion_pb2 as pb
+from dominion_proto import dominion_pb2_grpc as pb_grpc
+
+from .convert import (answer_to_pb, decision_from_pb, event_from_pb, record_from_pb,
+                      view_from_pb)
+
+TOKEN_METADATA = "x-seat-token"
+
+
+class CreatedGame(NamedTuple):
+    game_id: str
+    tokens: dict            # seat -> secret token, for the seats that are not bots'
+    kingdom: tuple
+    first_player: int
+
+
+class PendingDecision(NamedTuple):
+    """One of my decisions, as the stream delivered it."""
+    sequence: int
+    decision: dominion.Decision
+    view: dominion.View     # my view when the decision was asked (without the log)
+    message: pb.YourDecision
+
+
+class GameResult(NamedTuple):
+    scores: tuple
+    winners: tuple
+
+
+class Client:
+    """A connection to one server. Thread-safe; use one per process."""
+
+    def __init__(self, target: str, channel: Optional[grpc.Channel] = None):
+        self.target = target
+        self.channel = channel or grpc.insecure_channel(target)
+        self.stub = pb_grpc.DominionServiceStub(self.channel)
+
+    def close(self) -> None:
+        self.channel.close()
+
+    def __enter__(self) -> "Client":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def wait_ready(self, timeout: float = 10.0) -> None:
+        """Block until the server accepts calls (raises grpc.FutureTimeoutError)."""
+        grpc.channel_ready_future(self.channel).result(timeout=timeout)
+
+    # --- catalogue ----------------------------------------------------------------------------
+
+    def list_cards(self) -> list:
+        return list(self.stub.ListCards(pb.ListCardsRequest()).cards)
+
+    def list_kingdoms(self) -> dict:
+        """Recommended Kingdom name -> its 10 cards."""
+        return {k.name: tuple(k.cards)
+                for k in self.stub.ListKingdoms(pb.ListKingdomsRequest()).kingdoms}
+
+    def list_bots(self) -> tuple:
+        return tuple(self.stub.ListBots(pb.ListBotsRequest()).bots)
+
+    def list_games(self, include_finished: bool = False) -> list:
+        return list(self.stub.ListGames(
+            pb.ListGamesRequest(include_finished=include_finished)).games)
+
+    # --- games --------------------------------------------------------------------------------
+
+    def create_game(self, players: Union[int, Sequence[str]] = 2,
+                    bots: Optional[Mapping[int, str]] = None,
+                    kingdom: Union[None, str, Sequence[str]] = None,
+                    sets: Optional[Sequence[str]] = None, seed: Optional[int] = None,
+                    first_player: Optional[int] = None) -> CreatedGame:
+        """Create a game. ``players``: a count or the seat names. ``bots``: seat -> bot name
+        for the seats the server plays. ``kingdom``: a recommended Kingdom's name, 10 card
+        names, or ``"random"`` (from ``sets``); the server's default when None."""
+        names = [""] * players if isinstance(players, int) else list(players)
+        bots = bots or {}
+        request = pb.CreateGameRequest(
+            seats=[pb.SeatSpec(name=n, bot=bots.get(i, "")) for i, n in enumerate(names)])
+        if isinstance(kingdom, str) and kingdom.lower() == "random":
+            request.random.SetInParent()
+            request.random.sets.extend(sets or ())
+        elif isinstance(kingdom, str):
+            request.preset = kingdom
+        elif kingdom is not None:
+            request.cards.cards.extend(kingdom)
+        if seed is not None:
+            request.seed = seed
+        if first_player is not None:
+            request.first_player = first_player
+        reply = self.stub.CreateGame(request)
+        return CreatedGame(reply.game_id, {s.seat: s.token for s in reply.seats if s.token},
+                           tuple(reply.kingdom), reply.first_player)
+
+    def seat(self, game_id: str, token: str) -> "Seat":
+        """Act for the seat whose token this is."""
+        return Seat(self, game_id, token)
+
+    def spectate(self, game_id: str) -> "Seat":
+        """Follow a game with no seat: public facts only."""
+        return Seat(self, game_id, None)
+
+    def record(self, game_id: str) -> dominion.Record:
+        """A finished game's record, ready for `dominion.replay`."""
+        return record_from_pb(self.stub.GetRecord(pb.GetRecordRequest(game_id=game_id)))
+
+
+class Seat:
+    """One seat of one game (or a spectator's place, without a token)."""
+
+    def __init__(self, client: Client, game_id: str, token: Optional[str]):
+        self.client = client
+        self.game_id = game_id
+        self.token = token
+        self.metadata = ((TOKEN_METADATA, token),) if token else ()
+        self.next_event = 0     # index of the first event the stream has not delivered yet
+        self.result: Optional[GameResult] = None    # set when a stream saw the game end
+
+    def view(self, log_from: Optional[int] = None) -> dominion.View:
+        return view_from_pb(self.view_message(log_from))
+
+    def view_message(self, log_from: Optional[int] = None) -> pb.View:
+        request = pb.GetViewRequest(game_id=self.game_id)
+        if log_from is not None:
+            request.log_from = log_from
+        return self.client.stub.GetView(request, metadata=self.metadata).view
+
+    def updates(self, from_event: Optional[int] = None) -> Iterator[pb.StreamEventsResponse]:
+        """The raw stream: events, my decisions, and the end of the game. Starts where the
+        last stream of this object stopped (or at ``from_event``), so calling it again after
+        a broken connection misses nothing and repeats nothing."""
+        if from_event is not None:
+            self.next_event = from_event
+        stream = self.client.stub.StreamEvents(
+            pb.StreamEventsRequest(game_id=self.game_id, from_event=self.next_event),
+            metadata=self.metadata)
+        try:
+            for update in stream:
+                if update.events:
+                    self.next_event = update.events[-1].index + 1
+                yield update
+        finally:
+            stream.cancel()
+
+    def decisions(self, on_event=None) -> Iterator[PendingDecision]:
+        """My decisions, one at a time, until the game ends; ``on_event(dominion.Event)`` is
+        called for each event seen on the way. The game's result is then in `result`."""
+        for update in self.updates():
+            if on_event is not None:
+                for event in update.events:
+                    on_event(event_from_pb(event))
+            if update.HasField("decision"):
+                msg = update.decision
+                yield PendingDecision(msg.decision.sequence, decision_from_pb(msg.decision),
+                                      view_from_pb(msg.view), msg)
+            if update.HasField("game_over"):
+                self.result = GameResult(tuple(update.game_over.scores),
+                                         tuple(update.game_over.winners))
+                return
+
+    def answer(self, decision: Union[PendingDecision, pb.Decision], answer) -> pb.SubmitAnswerResponse:
+        """Answer ``decision`` (a `PendingDecision` or wire `Decision`) with an engine-shaped
+        answer: a `dominion.Move` for a turn, card names, or options. Raises grpc.RpcError
+        with the server's status (INVALID_ARGUMENT for an illegal answer, ...)."""
+        if isinstance(decision, PendingDecision):
+            decision = decision.message.decision
+        msg = answer_to_pb(decision.WhichOneof("kind"), answer, decision.sequence)
+        return self.client.stub.SubmitAnswer(
+            pb.SubmitAnswerRequest(game_id=self.game_id, answer=msg), metadata=self.metadata)
+
+
+def connect(target: str) -> Client:
+    """A client for the server at ``target`` ("host:port")."""
+    return Client(target)

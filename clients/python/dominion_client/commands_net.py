@@ -1,0 +1,116 @@
+"""Network subcommands: ``dominion serve``, ``dominion bot`` and ``dominion play``."""
+from __future__ import annotations
+
+import asyncio
+import signal
+import sys
+
+import grpc
+
+import dominion.bots
+
+
+def register(sub) -> None:
+    p = sub.add_parser(
+        "serve", help="run the gRPC game server",
+        description="Run the Dominion gRPC service (dominion.v1.DominionService, with health "
+                    "checking and reflection). Games are stored in SQLite and resumed when the "
+                    "server starts again.")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to listen on (default: 127.0.0.1; 0.0.0.0 for every interface)")
+    p.add_argument("--port", type=int, default=50051,
+                   help="port to listen on (default: 50051; 0 picks a free one)")
+    p.add_argument("--db", metavar="PATH", default=None,
+                   help="SQLite file for the games (default: $XDG_DATA_HOME/dominion/games.db "
+                        "or ~/.local/share/dominion/games.db); ':memory:' keeps nothing")
+    p.set_defaults(run=run_serve)
+
+    p = sub.add_parser(
+        "bot", help="play one seat of a game on a server with a built-in bot",
+        description="Join a game on a server with a seat token and play that seat with a "
+                    "built-in bot until the game ends; prints the scores.")
+    p.add_argument("--server", required=True, metavar="HOST:PORT", help="the server's address")
+    p.add_argument("--game", required=True, metavar="ID", help="the game id (from CreateGame)")
+    p.add_argument("--token", required=True, metavar="T", help="the seat's secret token")
+    p.add_argument("--bot", default="big-money", choices=dominion.bots.bot_names(),
+                   help="the bot that plays (default: big-money)")
+    p.add_argument("--seed", type=int, default=0, help="the bot's own random seed")
+    p.set_defaults(run=run_bot)
+
+    p = sub.add_parser(
+        "play", help="play a game in the terminal against built-in bots",
+        description="Start a local game server and play one game in the terminal against "
+                    "built-in bots over gRPC. Answer each question by number or by name.")
+    p.add_argument("--bots", default="big-money", metavar="NAME,...",
+                   help="the opponents, comma-separated, one seat each (default: big-money; "
+                        f"bots: {', '.join(dominion.bots.bot_names())})")
+    p.add_argument("--kingdom", default=None,
+                   help="a recommended Kingdom's name, 10 comma-separated card names, or "
+                        "'random' (default: First Game)")
+    p.add_argument("--seed", type=int, default=None, help="the game's seed (default: random)")
+    p.add_argument("--name", default="Player", help="your name in the game (default: Player)")
+    p.set_defaults(run=run_play)
+
+
+def run_serve(args) -> int:
+    from dominion_service import open_storage, start_server
+
+    async def serve() -> None:
+        storage = open_storage(args.db)
+        running = await start_server(storage, args.host, args.port)
+        print(f"Dominion service listening on {args.host}:{running.port} "
+              f"(games: {storage.path}, {len(running.service.games)} loaded)", flush=True)
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, stop.set)
+        await stop.wait()
+        await running.stop(grace=2.0)
+
+    asyncio.run(serve())
+    return 0
+
+
+def run_bot(args) -> int:
+    from .botrunner import play_seat_with
+    from .client import connect
+
+    with connect(args.server) as client:
+        seat = client.seat(args.game, args.token)
+        try:
+            result = play_seat_with(seat, args.bot, args.seed)
+        except grpc.RpcError as e:
+            print(f"dominion bot: {e.code().name}: {e.details()}", file=sys.stderr)
+            return 1
+        view = seat.view()
+    me = view.player
+    print(f"game over: scores {list(result.scores)}, winners {list(result.winners)}; "
+          f"this seat ({me}) {'wins' if me in result.winners else 'does not win'}")
+    return 0
+
+
+def run_play(args) -> int:
+    from .client import connect
+    from .local import LocalServer
+    from .terminal import TerminalGame
+
+    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    unknown = [b for b in bots if b not in dominion.bots.bot_names()]
+    if unknown or not bots:
+        print(f"dominion play: unknown bots {unknown}; bots: "
+              f"{', '.join(dominion.bots.bot_names())}", file=sys.stderr)
+        return 2
+    names = [args.name] + [f"{b} {i}" for i, b in enumerate(bots, 1)]
+    with LocalServer() as server, connect(server.target) as client:
+        try:
+            game = client.create_game(names, bots={i: b for i, b in enumerate(bots, 1)},
+                                      kingdom=args.kingdom, seed=args.seed)
+        except grpc.RpcError as e:
+            print(f"dominion play: {e.details()}", file=sys.stderr)
+            return 2
+        try:
+            TerminalGame(client.seat(game.game_id, game.tokens[0])).run()
+        except EOFError:
+            print("\ninput ended; the game is abandoned", file=sys.stderr)
+            return 1
+    return 0

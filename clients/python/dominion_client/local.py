@@ -1,0 +1,66 @@
+"""A game server running inside this process, on a free loopback port, for ``dominion play``,
+tests and examples."""
+from __future__ import annotations
+
+import asyncio
+import threading
+from typing import Optional
+
+from dominion_service import SqliteStorage, Storage, start_server
+
+
+class LocalServer:
+    """Runs the service in a background thread with its own event loop::
+
+        with LocalServer() as server:
+            client = connect(server.target)
+    """
+
+    def __init__(self, storage: Optional[Storage] = None, host: str = "127.0.0.1", port: int = 0):
+        self.storage = storage if storage is not None else SqliteStorage(":memory:")
+        self.host = host
+        self.port = port
+        self._ready = threading.Event()
+        self._error: Optional[BaseException] = None
+        self._loop: Optional[asyncio.AbstractEventLoop] = None
+        self._stop: Optional[asyncio.Event] = None
+        self._thread = threading.Thread(target=self._run, name="dominion-server", daemon=True)
+
+    @property
+    def target(self) -> str:
+        return f"{self.host}:{self.port}"
+
+    def start(self) -> "LocalServer":
+        self._thread.start()
+        self._ready.wait()
+        if self._error is not None:
+            raise self._error
+        return self
+
+    def stop(self) -> None:
+        if self._loop is not None and self._thread.is_alive():
+            self._loop.call_soon_threadsafe(self._stop.set)
+            self._thread.join()
+
+    def __enter__(self) -> "LocalServer":
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+    def _run(self) -> None:
+        asyncio.run(self._main())
+
+    async def _main(self) -> None:
+        self._loop = asyncio.get_running_loop()
+        self._stop = asyncio.Event()
+        try:
+            running = await start_server(self.storage, self.host, self.port)
+        except BaseException as e:  # reported to the thread that called start()
+            self._error = e
+            self._ready.set()
+            return
+        self.port = running.port
+        self._ready.set()
+        await self._stop.wait()
+        await running.stop(grace=0.5)

@@ -1,0 +1,76 @@
+"""What a seat may legitimately know beyond one `View`: the cards each player owns, counted from
+the public log (every gain and trash is public) and the starting decks.
+
+A bot never reads the `State`. It is shown its seat's view with the log from the index it has
+read up to (``view(state, seat, log_from=bot.log_from)``) and folds the new events in here.
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+from ..card import CARDS
+from ..game import STARTING_DECK, player_score
+
+# Log events that move cards from one owner to another (Masquerade's passing). The engine logs a
+# pass as an event of the giver with ``detail`` the receiving seat; its cards are visible only to
+# the two of them, so a third seat sees an empty ``cards`` and cannot follow it.
+PASS_EVENTS = ("pass",)
+
+
+class Holdings:
+    """Cards owned by each seat, as far as the observing seat can tell from the public log.
+
+    The observer's own counts are exact (it sees its own passes); another seat's counts miss only
+    the cards passed to or from it out of the observer's sight.
+    """
+    __slots__ = ("owned", "log_from", "_scores")
+
+    def __init__(self, num_players: int):
+        self.owned = [Counter(STARTING_DECK) for _ in range(num_players)]
+        self.log_from = 0
+        self._scores = None
+
+    def observe(self, view) -> None:
+        """Fold in the events of ``view.log`` that were not seen yet."""
+        log = view.log
+        if not log:
+            return
+        start = view.log_start
+        end = start + len(log)
+        if end <= self.log_from:
+            return
+        skip = self.log_from - start
+        owned = self.owned
+        for event in (log[skip:] if skip > 0 else log):
+            kind = event[0]
+            if kind == "gain":
+                for name in event[2]:
+                    owned[event[1]][name] += 1
+                self._scores = None
+            elif kind == "trash":
+                for name in event[2]:
+                    owned[event[1]][name] -= 1
+                self._scores = None
+            elif kind in PASS_EVENTS and event[2] and isinstance(event[4], int):
+                for name in event[2]:
+                    owned[event[1]][name] -= 1
+                    owned[event[4]][name] += 1
+                self._scores = None
+        self.log_from = end
+
+    def count(self, seat: int, name: str) -> int:
+        """Copies of the card ``name`` that ``seat`` owns."""
+        return self.owned[seat][name]
+
+    def count_type(self, seat: int, card_type: str) -> int:
+        """Cards of a type (``"Action"``, ``"Treasure"``, ...) that ``seat`` owns."""
+        return sum(k for name, k in self.owned[seat].items() if card_type in CARDS[name].types)
+
+    def total(self, seat: int) -> int:
+        return sum(self.owned[seat].values())
+
+    def scores(self) -> tuple:
+        """Victory points of each seat's known cards."""
+        if self._scores is None:
+            self._scores = tuple(player_score(+c) for c in self.owned)
+        return self._scores

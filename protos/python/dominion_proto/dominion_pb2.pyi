@@ -1,0 +1,476 @@
+from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from collections.abc import Iterable as _Iterable, Mapping as _Mapping
+from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+
+class Verb(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    VERB_UNSPECIFIED: _ClassVar[Verb]
+    VERB_PLAY: _ClassVar[Verb]
+    VERB_PLAY_TREASURES: _ClassVar[Verb]
+    VERB_BUY: _ClassVar[Verb]
+    VERB_END_PHASE: _ClassVar[Verb]
+
+class Phase(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    PHASE_UNSPECIFIED: _ClassVar[Phase]
+    PHASE_ACTION: _ClassVar[Phase]
+    PHASE_BUY: _ClassVar[Phase]
+    PHASE_CLEANUP: _ClassVar[Phase]
+    PHASE_OVER: _ClassVar[Phase]
+VERB_UNSPECIFIED: Verb
+VERB_PLAY: Verb
+VERB_PLAY_TREASURES: Verb
+VERB_BUY: Verb
+VERB_END_PHASE: Verb
+PHASE_UNSPECIFIED: Phase
+PHASE_ACTION: Phase
+PHASE_BUY: Phase
+PHASE_CLEANUP: Phase
+PHASE_OVER: Phase
+
+class Card(_message.Message):
+    __slots__ = ("name", "cost", "types", "set", "editions", "text", "coins", "vp")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    COST_FIELD_NUMBER: _ClassVar[int]
+    TYPES_FIELD_NUMBER: _ClassVar[int]
+    SET_FIELD_NUMBER: _ClassVar[int]
+    EDITIONS_FIELD_NUMBER: _ClassVar[int]
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    COINS_FIELD_NUMBER: _ClassVar[int]
+    VP_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    cost: int
+    types: _containers.RepeatedScalarFieldContainer[str]
+    set: str
+    editions: _containers.RepeatedScalarFieldContainer[str]
+    text: str
+    coins: int
+    vp: int
+    def __init__(self, name: _Optional[str] = ..., cost: _Optional[int] = ..., types: _Optional[_Iterable[str]] = ..., set: _Optional[str] = ..., editions: _Optional[_Iterable[str]] = ..., text: _Optional[str] = ..., coins: _Optional[int] = ..., vp: _Optional[int] = ...) -> None: ...
+
+class ListCardsRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class ListCardsResponse(_message.Message):
+    __slots__ = ("cards",)
+    CARDS_FIELD_NUMBER: _ClassVar[int]
+    cards: _containers.RepeatedCompositeFieldContainer[Card]
+    def __init__(self, cards: _Optional[_Iterable[_Union[Card, _Mapping]]] = ...) -> None: ...
+
+class Kingdom(_message.Message):
+    __slots__ = ("name", "sets", "cards")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    SETS_FIELD_NUMBER: _ClassVar[int]
+    CARDS_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    sets: _containers.RepeatedScalarFieldContainer[str]
+    cards: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, name: _Optional[str] = ..., sets: _Optional[_Iterable[str]] = ..., cards: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class ListKingdomsRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class ListKingdomsResponse(_message.Message):
+    __slots__ = ("kingdoms",)
+    KINGDOMS_FIELD_NUMBER: _ClassVar[int]
+    kingdoms: _containers.RepeatedCompositeFieldContainer[Kingdom]
+    def __init__(self, kingdoms: _Optional[_Iterable[_Union[Kingdom, _Mapping]]] = ...) -> None: ...
+
+class ListBotsRequest(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class ListBotsResponse(_message.Message):
+    __slots__ = ("bots",)
+    BOTS_FIELD_NUMBER: _ClassVar[int]
+    bots: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, bots: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class SeatSpec(_message.Message):
+    __slots__ = ("name", "bot")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    bot: str
+    def __init__(self, name: _Optional[str] = ..., bot: _Optional[str] = ...) -> None: ...
+
+class KingdomCards(_message.Message):
+    __slots__ = ("cards",)
+    CARDS_FIELD_NUMBER: _ClassVar[int]
+    cards: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, cards: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class RandomKingdom(_message.Message):
+    __slots__ = ("sets",)
+    SETS_FIELD_NUMBER: _ClassVar[int]
+    sets: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, sets: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class CreateGameRequest(_message.Message):
+    __slots__ = ("seats", "preset", "cards", "random", "seed", "first_player")
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    PRESET_FIELD_NUMBER: _ClassVar[int]
+    CARDS_FIELD_NUMBER: _ClassVar[int]
+    RANDOM_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    FIRST_PLAYER_FIELD_NUMBER: _ClassVar[int]
+    seats: _containers.RepeatedCompositeFieldContainer[SeatSpec]
+    preset: str
+    cards: KingdomCards
+    random: RandomKingdom
+    seed: int
+    first_player: int
+    def __init__(self, seats: _Optional[_Iterable[_Union[SeatSpec, _Mapping]]] = ..., preset: _Optional[str] = ..., cards: _Optional[_Union[KingdomCards, _Mapping]] = ..., random: _Optional[_Union[RandomKingdom, _Mapping]] = ..., seed: _Optional[int] = ..., first_player: _Optional[int] = ...) -> None: ...
+
+class SeatToken(_message.Message):
+    __slots__ = ("seat", "name", "bot", "token")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    name: str
+    bot: str
+    token: str
+    def __init__(self, seat: _Optional[int] = ..., name: _Optional[str] = ..., bot: _Optional[str] = ..., token: _Optional[str] = ...) -> None: ...
+
+class CreateGameResponse(_message.Message):
+    __slots__ = ("game_id", "seats", "kingdom", "first_player")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    KINGDOM_FIELD_NUMBER: _ClassVar[int]
+    FIRST_PLAYER_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    seats: _containers.RepeatedCompositeFieldContainer[SeatToken]
+    kingdom: _containers.RepeatedScalarFieldContainer[str]
+    first_player: int
+    def __init__(self, game_id: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[SeatToken, _Mapping]]] = ..., kingdom: _Optional[_Iterable[str]] = ..., first_player: _Optional[int] = ...) -> None: ...
+
+class GameSummary(_message.Message):
+    __slots__ = ("game_id", "players", "bots", "kingdom", "game_over", "turn", "sequence", "waiting_for")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    BOTS_FIELD_NUMBER: _ClassVar[int]
+    KINGDOM_FIELD_NUMBER: _ClassVar[int]
+    GAME_OVER_FIELD_NUMBER: _ClassVar[int]
+    TURN_FIELD_NUMBER: _ClassVar[int]
+    SEQUENCE_FIELD_NUMBER: _ClassVar[int]
+    WAITING_FOR_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    players: _containers.RepeatedScalarFieldContainer[str]
+    bots: _containers.RepeatedScalarFieldContainer[str]
+    kingdom: _containers.RepeatedScalarFieldContainer[str]
+    game_over: bool
+    turn: int
+    sequence: int
+    waiting_for: int
+    def __init__(self, game_id: _Optional[str] = ..., players: _Optional[_Iterable[str]] = ..., bots: _Optional[_Iterable[str]] = ..., kingdom: _Optional[_Iterable[str]] = ..., game_over: _Optional[bool] = ..., turn: _Optional[int] = ..., sequence: _Optional[int] = ..., waiting_for: _Optional[int] = ...) -> None: ...
+
+class ListGamesRequest(_message.Message):
+    __slots__ = ("include_finished",)
+    INCLUDE_FINISHED_FIELD_NUMBER: _ClassVar[int]
+    include_finished: bool
+    def __init__(self, include_finished: _Optional[bool] = ...) -> None: ...
+
+class ListGamesResponse(_message.Message):
+    __slots__ = ("games",)
+    GAMES_FIELD_NUMBER: _ClassVar[int]
+    games: _containers.RepeatedCompositeFieldContainer[GameSummary]
+    def __init__(self, games: _Optional[_Iterable[_Union[GameSummary, _Mapping]]] = ...) -> None: ...
+
+class Move(_message.Message):
+    __slots__ = ("verb", "card")
+    VERB_FIELD_NUMBER: _ClassVar[int]
+    CARD_FIELD_NUMBER: _ClassVar[int]
+    verb: Verb
+    card: str
+    def __init__(self, verb: _Optional[_Union[Verb, str]] = ..., card: _Optional[str] = ...) -> None: ...
+
+class TurnDecision(_message.Message):
+    __slots__ = ("moves",)
+    MOVES_FIELD_NUMBER: _ClassVar[int]
+    moves: _containers.RepeatedCompositeFieldContainer[Move]
+    def __init__(self, moves: _Optional[_Iterable[_Union[Move, _Mapping]]] = ...) -> None: ...
+
+class SelectDecision(_message.Message):
+    __slots__ = ("cards", "min", "max")
+    CARDS_FIELD_NUMBER: _ClassVar[int]
+    MIN_FIELD_NUMBER: _ClassVar[int]
+    MAX_FIELD_NUMBER: _ClassVar[int]
+    cards: _containers.RepeatedScalarFieldContainer[str]
+    min: int
+    max: int
+    def __init__(self, cards: _Optional[_Iterable[str]] = ..., min: _Optional[int] = ..., max: _Optional[int] = ...) -> None: ...
+
+class ChooseDecision(_message.Message):
+    __slots__ = ("options", "min", "max")
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    MIN_FIELD_NUMBER: _ClassVar[int]
+    MAX_FIELD_NUMBER: _ClassVar[int]
+    options: _containers.RepeatedScalarFieldContainer[str]
+    min: int
+    max: int
+    def __init__(self, options: _Optional[_Iterable[str]] = ..., min: _Optional[int] = ..., max: _Optional[int] = ...) -> None: ...
+
+class OrderDecision(_message.Message):
+    __slots__ = ("cards",)
+    CARDS_FIELD_NUMBER: _ClassVar[int]
+    cards: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, cards: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class Decision(_message.Message):
+    __slots__ = ("sequence", "player", "prompt", "card", "purpose", "turn", "select", "choose", "order")
+    SEQUENCE_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_FIELD_NUMBER: _ClassVar[int]
+    PROMPT_FIELD_NUMBER: _ClassVar[int]
+    CARD_FIELD_NUMBER: _ClassVar[int]
+    PURPOSE_FIELD_NUMBER: _ClassVar[int]
+    TURN_FIELD_NUMBER: _ClassVar[int]
+    SELECT_FIELD_NUMBER: _ClassVar[int]
+    CHOOSE_FIELD_NUMBER: _ClassVar[int]
+    ORDER_FIELD_NUMBER: _ClassVar[int]
+    sequence: int
+    player: int
+    prompt: str
+    card: str
+    purpose: str
+    turn: TurnDecision
+    select: SelectDecision
+    choose: ChooseDecision
+    order: OrderDecision
+    def __init__(self, sequence: _Optional[int] = ..., player: _Optional[int] = ..., prompt: _Optional[str] = ..., card: _Optional[str] = ..., purpose: _Optional[str] = ..., turn: _Optional[_Union[TurnDecision, _Mapping]] = ..., select: _Optional[_Union[SelectDecision, _Mapping]] = ..., choose: _Optional[_Union[ChooseDecision, _Mapping]] = ..., order: _Optional[_Union[OrderDecision, _Mapping]] = ...) -> None: ...
+
+class CardList(_message.Message):
+    __slots__ = ("cards",)
+    CARDS_FIELD_NUMBER: _ClassVar[int]
+    cards: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, cards: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class OptionList(_message.Message):
+    __slots__ = ("options",)
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    options: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, options: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class Answer(_message.Message):
+    __slots__ = ("sequence", "move", "cards", "options", "order")
+    SEQUENCE_FIELD_NUMBER: _ClassVar[int]
+    MOVE_FIELD_NUMBER: _ClassVar[int]
+    CARDS_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    ORDER_FIELD_NUMBER: _ClassVar[int]
+    sequence: int
+    move: Move
+    cards: CardList
+    options: OptionList
+    order: CardList
+    def __init__(self, sequence: _Optional[int] = ..., move: _Optional[_Union[Move, _Mapping]] = ..., cards: _Optional[_Union[CardList, _Mapping]] = ..., options: _Optional[_Union[OptionList, _Mapping]] = ..., order: _Optional[_Union[CardList, _Mapping]] = ...) -> None: ...
+
+class SubmitAnswerRequest(_message.Message):
+    __slots__ = ("game_id", "answer")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    ANSWER_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    answer: Answer
+    def __init__(self, game_id: _Optional[str] = ..., answer: _Optional[_Union[Answer, _Mapping]] = ...) -> None: ...
+
+class SubmitAnswerResponse(_message.Message):
+    __slots__ = ("sequence", "game_over")
+    SEQUENCE_FIELD_NUMBER: _ClassVar[int]
+    GAME_OVER_FIELD_NUMBER: _ClassVar[int]
+    sequence: int
+    game_over: bool
+    def __init__(self, sequence: _Optional[int] = ..., game_over: _Optional[bool] = ...) -> None: ...
+
+class Event(_message.Message):
+    __slots__ = ("index", "kind", "player", "cards", "hidden_count", "detail")
+    INDEX_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_FIELD_NUMBER: _ClassVar[int]
+    CARDS_FIELD_NUMBER: _ClassVar[int]
+    HIDDEN_COUNT_FIELD_NUMBER: _ClassVar[int]
+    DETAIL_FIELD_NUMBER: _ClassVar[int]
+    index: int
+    kind: str
+    player: int
+    cards: _containers.RepeatedScalarFieldContainer[str]
+    hidden_count: int
+    detail: str
+    def __init__(self, index: _Optional[int] = ..., kind: _Optional[str] = ..., player: _Optional[int] = ..., cards: _Optional[_Iterable[str]] = ..., hidden_count: _Optional[int] = ..., detail: _Optional[str] = ...) -> None: ...
+
+class SupplyPile(_message.Message):
+    __slots__ = ("name", "count", "cost")
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    COUNT_FIELD_NUMBER: _ClassVar[int]
+    COST_FIELD_NUMBER: _ClassVar[int]
+    name: str
+    count: int
+    cost: int
+    def __init__(self, name: _Optional[str] = ..., count: _Optional[int] = ..., cost: _Optional[int] = ...) -> None: ...
+
+class PlayerView(_message.Message):
+    __slots__ = ("seat", "name", "bot", "hand_visible", "hand", "hand_size", "deck_size", "discard_size", "discard_top", "in_play", "aside", "looking", "looking_size", "turns_taken")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    HAND_VISIBLE_FIELD_NUMBER: _ClassVar[int]
+    HAND_FIELD_NUMBER: _ClassVar[int]
+    HAND_SIZE_FIELD_NUMBER: _ClassVar[int]
+    DECK_SIZE_FIELD_NUMBER: _ClassVar[int]
+    DISCARD_SIZE_FIELD_NUMBER: _ClassVar[int]
+    DISCARD_TOP_FIELD_NUMBER: _ClassVar[int]
+    IN_PLAY_FIELD_NUMBER: _ClassVar[int]
+    ASIDE_FIELD_NUMBER: _ClassVar[int]
+    LOOKING_FIELD_NUMBER: _ClassVar[int]
+    LOOKING_SIZE_FIELD_NUMBER: _ClassVar[int]
+    TURNS_TAKEN_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    name: str
+    bot: str
+    hand_visible: bool
+    hand: _containers.RepeatedScalarFieldContainer[str]
+    hand_size: int
+    deck_size: int
+    discard_size: int
+    discard_top: str
+    in_play: _containers.RepeatedScalarFieldContainer[str]
+    aside: _containers.RepeatedScalarFieldContainer[str]
+    looking: _containers.RepeatedScalarFieldContainer[str]
+    looking_size: int
+    turns_taken: int
+    def __init__(self, seat: _Optional[int] = ..., name: _Optional[str] = ..., bot: _Optional[str] = ..., hand_visible: _Optional[bool] = ..., hand: _Optional[_Iterable[str]] = ..., hand_size: _Optional[int] = ..., deck_size: _Optional[int] = ..., discard_size: _Optional[int] = ..., discard_top: _Optional[str] = ..., in_play: _Optional[_Iterable[str]] = ..., aside: _Optional[_Iterable[str]] = ..., looking: _Optional[_Iterable[str]] = ..., looking_size: _Optional[int] = ..., turns_taken: _Optional[int] = ...) -> None: ...
+
+class View(_message.Message):
+    __slots__ = ("game_id", "viewer", "kingdom", "supply", "trash", "players", "current", "phase", "turn", "actions", "buys", "coins", "sequence", "waiting_for", "decision", "log", "game_over", "scores", "winners")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    VIEWER_FIELD_NUMBER: _ClassVar[int]
+    KINGDOM_FIELD_NUMBER: _ClassVar[int]
+    SUPPLY_FIELD_NUMBER: _ClassVar[int]
+    TRASH_FIELD_NUMBER: _ClassVar[int]
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    CURRENT_FIELD_NUMBER: _ClassVar[int]
+    PHASE_FIELD_NUMBER: _ClassVar[int]
+    TURN_FIELD_NUMBER: _ClassVar[int]
+    ACTIONS_FIELD_NUMBER: _ClassVar[int]
+    BUYS_FIELD_NUMBER: _ClassVar[int]
+    COINS_FIELD_NUMBER: _ClassVar[int]
+    SEQUENCE_FIELD_NUMBER: _ClassVar[int]
+    WAITING_FOR_FIELD_NUMBER: _ClassVar[int]
+    DECISION_FIELD_NUMBER: _ClassVar[int]
+    LOG_FIELD_NUMBER: _ClassVar[int]
+    GAME_OVER_FIELD_NUMBER: _ClassVar[int]
+    SCORES_FIELD_NUMBER: _ClassVar[int]
+    WINNERS_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    viewer: int
+    kingdom: _containers.RepeatedScalarFieldContainer[str]
+    supply: _containers.RepeatedCompositeFieldContainer[SupplyPile]
+    trash: _containers.RepeatedScalarFieldContainer[str]
+    players: _containers.RepeatedCompositeFieldContainer[PlayerView]
+    current: int
+    phase: Phase
+    turn: int
+    actions: int
+    buys: int
+    coins: int
+    sequence: int
+    waiting_for: int
+    decision: Decision
+    log: _containers.RepeatedCompositeFieldContainer[Event]
+    game_over: bool
+    scores: _containers.RepeatedScalarFieldContainer[int]
+    winners: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, game_id: _Optional[str] = ..., viewer: _Optional[int] = ..., kingdom: _Optional[_Iterable[str]] = ..., supply: _Optional[_Iterable[_Union[SupplyPile, _Mapping]]] = ..., trash: _Optional[_Iterable[str]] = ..., players: _Optional[_Iterable[_Union[PlayerView, _Mapping]]] = ..., current: _Optional[int] = ..., phase: _Optional[_Union[Phase, str]] = ..., turn: _Optional[int] = ..., actions: _Optional[int] = ..., buys: _Optional[int] = ..., coins: _Optional[int] = ..., sequence: _Optional[int] = ..., waiting_for: _Optional[int] = ..., decision: _Optional[_Union[Decision, _Mapping]] = ..., log: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., game_over: _Optional[bool] = ..., scores: _Optional[_Iterable[int]] = ..., winners: _Optional[_Iterable[int]] = ...) -> None: ...
+
+class GetViewRequest(_message.Message):
+    __slots__ = ("game_id", "log_from")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    LOG_FROM_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    log_from: int
+    def __init__(self, game_id: _Optional[str] = ..., log_from: _Optional[int] = ...) -> None: ...
+
+class GetViewResponse(_message.Message):
+    __slots__ = ("view",)
+    VIEW_FIELD_NUMBER: _ClassVar[int]
+    view: View
+    def __init__(self, view: _Optional[_Union[View, _Mapping]] = ...) -> None: ...
+
+class StreamEventsRequest(_message.Message):
+    __slots__ = ("game_id", "from_event")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    FROM_EVENT_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    from_event: int
+    def __init__(self, game_id: _Optional[str] = ..., from_event: _Optional[int] = ...) -> None: ...
+
+class YourDecision(_message.Message):
+    __slots__ = ("decision", "view")
+    DECISION_FIELD_NUMBER: _ClassVar[int]
+    VIEW_FIELD_NUMBER: _ClassVar[int]
+    decision: Decision
+    view: View
+    def __init__(self, decision: _Optional[_Union[Decision, _Mapping]] = ..., view: _Optional[_Union[View, _Mapping]] = ...) -> None: ...
+
+class GameOver(_message.Message):
+    __slots__ = ("scores", "winners")
+    SCORES_FIELD_NUMBER: _ClassVar[int]
+    WINNERS_FIELD_NUMBER: _ClassVar[int]
+    scores: _containers.RepeatedScalarFieldContainer[int]
+    winners: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, scores: _Optional[_Iterable[int]] = ..., winners: _Optional[_Iterable[int]] = ...) -> None: ...
+
+class StreamEventsResponse(_message.Message):
+    __slots__ = ("events", "decision", "game_over")
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    DECISION_FIELD_NUMBER: _ClassVar[int]
+    GAME_OVER_FIELD_NUMBER: _ClassVar[int]
+    events: _containers.RepeatedCompositeFieldContainer[Event]
+    decision: YourDecision
+    game_over: GameOver
+    def __init__(self, events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., decision: _Optional[_Union[YourDecision, _Mapping]] = ..., game_over: _Optional[_Union[GameOver, _Mapping]] = ...) -> None: ...
+
+class GameConfig(_message.Message):
+    __slots__ = ("players", "kingdom", "seed", "first_player")
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    KINGDOM_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    FIRST_PLAYER_FIELD_NUMBER: _ClassVar[int]
+    players: _containers.RepeatedScalarFieldContainer[str]
+    kingdom: _containers.RepeatedScalarFieldContainer[str]
+    seed: int
+    first_player: int
+    def __init__(self, players: _Optional[_Iterable[str]] = ..., kingdom: _Optional[_Iterable[str]] = ..., seed: _Optional[int] = ..., first_player: _Optional[int] = ...) -> None: ...
+
+class RecordedAnswer(_message.Message):
+    __slots__ = ("seat", "answer")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    ANSWER_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    answer: Answer
+    def __init__(self, seat: _Optional[int] = ..., answer: _Optional[_Union[Answer, _Mapping]] = ...) -> None: ...
+
+class GetRecordRequest(_message.Message):
+    __slots__ = ("game_id",)
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    def __init__(self, game_id: _Optional[str] = ...) -> None: ...
+
+class GetRecordResponse(_message.Message):
+    __slots__ = ("config", "answers", "scores", "winners")
+    CONFIG_FIELD_NUMBER: _ClassVar[int]
+    ANSWERS_FIELD_NUMBER: _ClassVar[int]
+    SCORES_FIELD_NUMBER: _ClassVar[int]
+    WINNERS_FIELD_NUMBER: _ClassVar[int]
+    config: GameConfig
+    answers: _containers.RepeatedCompositeFieldContainer[RecordedAnswer]
+    scores: _containers.RepeatedScalarFieldContainer[int]
+    winners: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, config: _Optional[_Union[GameConfig, _Mapping]] = ..., answers: _Optional[_Iterable[_Union[RecordedAnswer, _Mapping]]] = ..., scores: _Optional[_Iterable[int]] = ..., winners: _Optional[_Iterable[int]] = ...) -> None: ...

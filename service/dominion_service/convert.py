@@ -1,0 +1,136 @@
+"""Engine values to wire messages (decisions, views, events, records), and wire answers to
+engine answers. The one place the service translates between `dominion` and `dominion.v1`."""
+from __future__ import annotations
+
+from typing import Optional
+
+import dominion
+from dominion_proto import dominion_pb2 as pb
+
+
+class AnswerShapeError(ValueError):
+    """A wire answer whose shape does not fit the pending decision (a malformed request)."""
+
+
+_ANSWER_FIELD = {dominion.TURN: "move", dominion.SELECT: "cards", dominion.CHOOSE: "options",
+                 dominion.ORDER: "order"}
+_PHASES = {dominion.ACTION: pb.PHASE_ACTION, dominion.BUY: pb.PHASE_BUY,
+           dominion.CLEANUP: pb.PHASE_CLEANUP, dominion.OVER: pb.PHASE_OVER}
+
+
+def verb_to_pb(verb: str) -> int:
+    """The `Verb` value of an engine verb: ``"end_phase"`` is ``VERB_END_PHASE``."""
+    return pb.Verb.Value("VERB_" + verb.upper())
+
+
+def verb_from_pb(value: int) -> str:
+    if value == pb.VERB_UNSPECIFIED or value not in pb.Verb.values():
+        raise AnswerShapeError(f"the move has no verb; verbs are "
+                               f"{', '.join(n for n in pb.Verb.keys() if n != 'VERB_UNSPECIFIED')}")
+    return pb.Verb.Name(value)[len("VERB_"):].lower()
+
+
+def move_to_pb(move: dominion.Move) -> pb.Move:
+    return pb.Move(verb=verb_to_pb(move.verb), card=move.card or "")
+
+
+def decision_to_pb(decision: dominion.Decision, sequence: int) -> pb.Decision:
+    msg = pb.Decision(sequence=sequence, player=decision.player, prompt=decision.prompt,
+                      card=decision.card or "", purpose=decision.purpose)
+    kind = decision.kind
+    if kind == dominion.TURN:
+        msg.turn.moves.extend(move_to_pb(m) for m in decision.moves)
+    elif kind == dominion.SELECT:
+        msg.select.cards.extend(decision.cards)
+        msg.select.min, msg.select.max = decision.min, decision.max
+    elif kind == dominion.CHOOSE:
+        msg.choose.options.extend(decision.options)
+        msg.choose.min, msg.choose.max = decision.min, decision.max
+    elif kind == dominion.ORDER:
+        msg.order.cards.extend(decision.cards)
+    else:
+        raise AssertionError(f"unknown decision kind {kind!r}")
+    return msg
+
+
+def answer_from_pb(decision: dominion.Decision, answer: pb.Answer):
+    """The engine answer for ``decision`` carried by ``answer``; its legality is the engine's
+    to judge (`dominion.step`), only its shape is checked here."""
+    field = answer.WhichOneof("value")
+    expected = _ANSWER_FIELD[decision.kind]
+    if field is None:
+        raise AnswerShapeError(f"the answer carries no value; this {decision.kind} decision "
+                               f"takes Answer.{expected}")
+    if field != expected:
+        raise AnswerShapeError(f"this is a {decision.kind} decision: answer with Answer.{expected}, "
+                               f"not Answer.{field}")
+    if field == "move":
+        verb = verb_from_pb(answer.move.verb)
+        return dominion.Move(verb, answer.move.card or None)
+    if field == "options":
+        return tuple(answer.options.options)
+    return tuple(getattr(answer, field).cards)
+
+
+def answer_to_pb(kind: str, answer, sequence: int) -> pb.Answer:
+    """The wire form of an engine answer to a decision of ``kind`` (for game records)."""
+    msg = pb.Answer(sequence=sequence)
+    field = _ANSWER_FIELD[kind]
+    if field == "move":
+        msg.move.CopyFrom(move_to_pb(answer))
+    elif field == "options":
+        msg.options.SetInParent()
+        msg.options.options.extend(answer)
+    else:
+        getattr(msg, field).SetInParent()
+        getattr(msg, field).cards.extend(answer)
+    return msg
+
+
+def event_to_pb(event: dominion.Event, index: int, viewer: Optional[int]) -> pb.Event:
+    """One log event as ``viewer`` may see it (`dominion.visible_event` decides; cards hidden
+    from the viewer become a count)."""
+    seen = dominion.visible_event(event, viewer)
+    if len(seen.cards) < len(event.cards):
+        return pb.Event(index=index, kind=event.kind, player=event.player,
+                        hidden_count=len(event.cards))
+    return pb.Event(index=index, kind=event.kind, player=event.player, cards=event.cards,
+                    detail="" if event.detail is None else str(event.detail))
+
+
+def view_to_pb(game_id: str, state: dominion.State, viewer: Optional[int], bots: tuple,
+               log_from: Optional[int]) -> pb.View:
+    """What ``viewer`` (None: a spectator) may see of ``state``, with the log from ``log_from``
+    (None: no log)."""
+    v = dominion.view(state, viewer, log_from=None)
+    sequence = dominion.decision_number(state)
+    msg = pb.View(game_id=game_id, kingdom=v.kingdom, trash=v.trash, current=v.current,
+                  phase=_PHASES.get(v.phase, pb.PHASE_UNSPECIFIED), turn=v.turn,
+                  actions=v.actions, buys=v.buys, coins=v.coins, sequence=sequence,
+                  game_over=v.game_over)
+    if viewer is not None:
+        msg.viewer = viewer
+    msg.supply.extend(pb.SupplyPile(name=n, count=c, cost=k) for n, c, k in v.supply)
+    for seat, p in enumerate(v.players):
+        msg.players.append(pb.PlayerView(
+            seat=seat, name=p.name, bot=bots[seat], hand_visible=p.hand is not None,
+            hand=p.hand or (), hand_size=p.hand_size, deck_size=p.deck_size,
+            discard_size=p.discard_size, discard_top=p.discard_top or "", in_play=p.in_play,
+            aside=p.aside, looking=p.looking or (), looking_size=p.looking_size,
+            turns_taken=p.turns_taken))
+    if v.waiting_for is not None:
+        msg.waiting_for = v.waiting_for
+    if v.decision is not None:
+        msg.decision.CopyFrom(decision_to_pb(v.decision, sequence))
+    if log_from is not None:
+        log = state.log
+        msg.log.extend(event_to_pb(log[i], i, viewer) for i in range(log_from, len(log)))
+    if v.game_over:
+        msg.scores.extend(v.scores)
+        msg.winners.extend(v.winners)
+    return msg
+
+
+def config_to_pb(config: dominion.Config) -> pb.GameConfig:
+    return pb.GameConfig(players=config.players, kingdom=config.kingdom, seed=config.seed,
+                         first_player=config.first_player)

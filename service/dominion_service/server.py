@@ -1,0 +1,414 @@
+"""The gRPC service (``dominion.v1.DominionService``) on ``grpc.aio``.
+
+Games are held in memory as engine states and stored as records (`storage`). Each game has an
+`asyncio.Lock`: answers to one game are applied one at a time, other games go on meanwhile. Every
+change of a game wakes the streams that follow it. Seats played by the server's bots are played
+right after the change that puts a decision in front of them.
+"""
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import logging
+import secrets
+import time
+from concurrent.futures import ThreadPoolExecutor
+from typing import NamedTuple, Optional
+
+import grpc
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+
+import dominion
+import dominion.bots
+from dominion_proto import dominion_pb2 as pb
+from dominion_proto import dominion_pb2_grpc as pb_grpc
+
+from .convert import (AnswerShapeError, answer_from_pb, answer_to_pb, config_to_pb,
+                      decision_to_pb, event_to_pb, view_to_pb)
+from .storage import SeatRecord, Storage, StoredGame
+
+log = logging.getLogger("dominion_service")
+
+TOKEN_METADATA = "x-seat-token"
+SERVICE_NAME = pb.DESCRIPTOR.services_by_name["DominionService"].full_name
+DEFAULT_KINGDOM = "First Game"
+_EVENT_BATCH = 256  # most events in one stream message
+
+
+class ServiceError(Exception):
+    """A refused request: the status code and a message the caller can act on."""
+
+    def __init__(self, code: grpc.StatusCode, message: str):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def token_digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def bot_seed(seed: int, seat: int) -> int:
+    """A bot's own seed, fixed by the game's seed and its seat (so a game replays alike) but
+    telling nothing about the game's seed."""
+    digest = hashlib.sha256(f"dominion-bot:{seed}:{seat}".encode()).digest()
+    return int.from_bytes(digest[:8], "little")
+
+
+class Game:
+    """A game being served: its current state, seats, bots, lock, and change signal."""
+
+    def __init__(self, game_id: str, state: dominion.State, seats: tuple, created: float):
+        self.id = game_id
+        self.state = state
+        self.seats = seats                                 # SeatRecord per seat
+        self.bot_names = tuple(s.bot for s in seats)
+        self.bots = {seat: dominion.bots.make_bot(s.bot, bot_seed(state.config.seed, seat))
+                     for seat, s in enumerate(seats) if s.bot}
+        self.created = created
+        self.lock = asyncio.Lock()
+        self.changed = asyncio.Event()
+
+    def publish(self, state: dominion.State) -> None:
+        """Make ``state`` current and wake everyone waiting for a change."""
+        self.state = state
+        woken, self.changed = self.changed, asyncio.Event()
+        woken.set()
+
+    def seat_of_token(self, token: str) -> Optional[int]:
+        digest = token_digest(token)
+        for seat, s in enumerate(self.seats):
+            if s.token_digest and hmac.compare_digest(s.token_digest, digest):
+                return seat
+        return None
+
+
+class DominionService(pb_grpc.DominionServiceServicer):
+    """The RPC handlers. Refusals raise `ServiceError`; each handler turns it into its status
+    with `context.abort`."""
+
+    def __init__(self, storage: Storage):
+        self.storage = storage
+        self.games: dict[str, Game] = {}
+        # Storage calls run in one worker thread: the event loop keeps serving while a write
+        # is made durable, and writes reach the database in the order they were made.
+        self._db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dominion-db")
+
+    # --- life cycle ---------------------------------------------------------------------------
+
+    async def load(self) -> None:
+        """Rebuild every stored game by replaying its record, then let bots that are to
+        answer play on."""
+        stored = await self._store(lambda: list(self.storage.load_games()))
+        for g in stored:
+            try:
+                state = dominion.replay((g.config, g.answers))
+            except Exception:  # a record this engine cannot replay (e.g. a card was removed)
+                log.exception("game %s could not be replayed; it is not served", g.game_id)
+                continue
+            self.games[g.game_id] = Game(g.game_id, state, g.seats, g.created)
+        for game in self.games.values():
+            async with game.lock:
+                await self._play_bots(game)
+
+    def close(self) -> None:
+        self._db.shutdown(wait=True)
+        self.storage.close()
+
+    async def _store(self, fn, *args):
+        return await asyncio.get_running_loop().run_in_executor(self._db, fn, *args)
+
+    # --- helpers --------------------------------------------------------------------------------
+
+    def _game(self, game_id: str) -> Game:
+        if not game_id:
+            raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT, "game_id is required")
+        game = self.games.get(game_id)
+        if game is None:
+            raise ServiceError(grpc.StatusCode.NOT_FOUND,
+                               f"no game {game_id!r} on this server; ListGames lists them")
+        return game
+
+    @staticmethod
+    def _seat(game: Game, context, required: bool) -> Optional[int]:
+        """The seat whose token the call carries; None for a spectator."""
+        token = None
+        for key, value in context.invocation_metadata() or ():
+            if key == TOKEN_METADATA:
+                token = value
+        if not token:
+            if required:
+                raise ServiceError(grpc.StatusCode.UNAUTHENTICATED,
+                                   f"send the seat token from CreateGame as call metadata "
+                                   f"'{TOKEN_METADATA}'")
+            return None
+        seat = game.seat_of_token(token)
+        if seat is None:
+            raise ServiceError(grpc.StatusCode.PERMISSION_DENIED,
+                               f"this seat token belongs to no seat of game {game.id}")
+        return seat
+
+    async def _commit(self, game: Game, state: dominion.State, seat: int) -> None:
+        """Store the answer that led to ``state`` (durably), then make ``state`` current."""
+        number = dominion.decision_number(state) - 1
+        await self._store(self.storage.append_answer, game.id, number, seat,
+                          state.answers[number][1])
+        game.publish(state)
+
+    async def _play_bots(self, game: Game) -> None:
+        """Answer for the server's bots for as long as one of them is asked. Caller holds the
+        game's lock."""
+        while True:
+            state = game.state
+            decision = dominion.pending(state)
+            if decision is None or decision.player not in game.bots:
+                return
+            seat = decision.player
+            seen = dominion.view(state, seat, log_from=None)
+            try:
+                new = dominion.step(state, game.bots[seat].answer(decision, seen), seat)
+            except Exception:  # a faulty bot must not stop the game: answer at random instead
+                log.exception("bot %s in game %s failed; answering at random",
+                              game.bot_names[seat], game.id)
+                fallback = dominion.bots.make_bot("random", bot_seed(state.config.seed, seat))
+                new = dominion.step(state, fallback.answer(decision, seen), seat)
+            await self._commit(game, new, seat)
+
+    # --- catalogue ----------------------------------------------------------------------------
+
+    async def ListCards(self, request, context):
+        cards = sorted(dominion.CARDS.values(), key=lambda c: (c.set != "basic", c.set, c.cost,
+                                                                c.name))
+        return pb.ListCardsResponse(cards=[
+            pb.Card(name=c.name, cost=c.cost, types=c.types, set=c.set, editions=c.editions,
+                    text=c.text, coins=c.coins, vp=c.vp) for c in cards])
+
+    async def ListKingdoms(self, request, context):
+        return pb.ListKingdomsResponse(kingdoms=[
+            pb.Kingdom(name=name, sets=sets, cards=cards)
+            for name, (sets, cards) in dominion.RECOMMENDED.items()])
+
+    async def ListBots(self, request, context):
+        return pb.ListBotsResponse(bots=dominion.bots.bot_names())
+
+    # --- games --------------------------------------------------------------------------------
+
+    async def CreateGame(self, request, context):
+        try:
+            return await asyncio.shield(self._create_game(request))
+        except ServiceError as e:
+            await context.abort(e.code, e.message)
+
+    async def _create_game(self, request) -> pb.CreateGameResponse:
+        bots = dominion.bots.bot_names()
+        for i, s in enumerate(request.seats):
+            if s.bot and s.bot not in bots:
+                raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT,
+                                   f"seat {i}: unknown bot {s.bot!r}; bots: {', '.join(bots)}")
+        names = [s.name or f"Player {i + 1}" for i, s in enumerate(request.seats)]
+        choice = request.WhichOneof("kingdom")
+        sets = None
+        if choice == "preset":
+            kingdom = request.preset
+        elif choice == "cards":
+            kingdom = tuple(request.cards.cards)
+        elif choice == "random":
+            kingdom, sets = "random", tuple(request.random.sets) or None
+        else:
+            kingdom = DEFAULT_KINGDOM
+        seed = request.seed if request.HasField("seed") else secrets.randbits(63)
+        first = request.first_player if request.HasField("first_player") else None
+        try:
+            config = dominion.make_config(names, kingdom, sets, seed, first)
+            state = dominion.new_game(config)
+        except dominion.DominionError as e:
+            raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT, str(e)) from None
+        tokens = [None if s.bot else secrets.token_urlsafe(24) for s in request.seats]
+        seats = tuple(SeatRecord(s.bot, token_digest(t) if t else "")
+                      for s, t in zip(request.seats, tokens))
+        game_id = secrets.token_hex(8)
+        created = time.time()
+        await self._store(self.storage.create_game,
+                          StoredGame(game_id, state.config, seats, created))
+        game = Game(game_id, state, seats, created)
+        self.games[game_id] = game
+        async with game.lock:
+            await self._play_bots(game)
+        return pb.CreateGameResponse(
+            game_id=game_id, kingdom=state.config.kingdom,
+            first_player=state.config.first_player,
+            seats=[pb.SeatToken(seat=i, name=names[i], bot=s.bot, token=t or "")
+                   for i, (s, t) in enumerate(zip(request.seats, tokens))])
+
+    async def ListGames(self, request, context):
+        games = sorted(self.games.values(), key=lambda g: (g.created, g.id))
+        out = pb.ListGamesResponse()
+        for g in games:
+            state = g.state
+            decision = dominion.pending(state)
+            if decision is None and not request.include_finished:
+                continue
+            summary = pb.GameSummary(game_id=g.id, players=state.config.players,
+                                     bots=g.bot_names, kingdom=state.config.kingdom,
+                                     game_over=decision is None, turn=state.turn,
+                                     sequence=dominion.decision_number(state))
+            if decision is not None:
+                summary.waiting_for = decision.player
+            out.games.append(summary)
+        return out
+
+    async def GetView(self, request, context):
+        try:
+            game = self._game(request.game_id)
+            seat = self._seat(game, context, required=False)
+            state = game.state
+            log_from = request.log_from if request.HasField("log_from") else None
+            if log_from is not None and log_from > len(state.log):
+                raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT,
+                                   f"log_from {log_from} is past the log's end "
+                                   f"({len(state.log)} events)")
+            return pb.GetViewResponse(view=view_to_pb(game.id, state, seat, game.bot_names,
+                                                      log_from))
+        except ServiceError as e:
+            await context.abort(e.code, e.message)
+
+    async def SubmitAnswer(self, request, context):
+        try:
+            return await self._submit_answer(request, context)
+        except ServiceError as e:
+            await context.abort(e.code, e.message)
+
+    async def _submit_answer(self, request, context) -> pb.SubmitAnswerResponse:
+        """Checks in the order of the status codes' precedence: which game, who, what shape;
+        then, under the game's lock: over, stale, whose turn, legal."""
+        game = self._game(request.game_id)
+        seat = self._seat(game, context, required=True)
+        answer = request.answer
+        if not answer.HasField("sequence"):
+            raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT,
+                               "Answer.sequence is required: the Decision.sequence you answer")
+        # Shielded: a caller hanging up mid-way must not leave a stored answer unapplied.
+        return await asyncio.shield(self._answer(game, seat, answer))
+
+    async def _answer(self, game: Game, seat: int, answer: pb.Answer) -> pb.SubmitAnswerResponse:
+        async with game.lock:
+            state = game.state
+            decision = dominion.pending(state)
+            if decision is None:
+                raise ServiceError(grpc.StatusCode.FAILED_PRECONDITION,
+                                   f"game {game.id} is over; no answer is expected")
+            number = dominion.decision_number(state)
+            if answer.sequence != number:
+                when = "already answered" if answer.sequence < number else "not asked yet"
+                raise ServiceError(grpc.StatusCode.ABORTED,
+                                   f"decision {answer.sequence} is {when}; the pending decision "
+                                   f"is number {number}")
+            if decision.player != seat:
+                raise ServiceError(grpc.StatusCode.FAILED_PRECONDITION,
+                                   f"decision {number} is for seat {decision.player} "
+                                   f"({state.config.players[decision.player]}), not for your "
+                                   f"seat {seat}")
+            try:
+                new = dominion.step(state, answer_from_pb(decision, answer), seat)
+            except (AnswerShapeError, dominion.DominionError) as e:
+                raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT, str(e)) from None
+            await self._commit(game, new, seat)
+            await self._play_bots(game)
+            state = game.state
+        return pb.SubmitAnswerResponse(sequence=dominion.decision_number(state),
+                                       game_over=dominion.is_over(state))
+
+    async def StreamEvents(self, request, context):
+        try:
+            game = self._game(request.game_id)
+            seat = self._seat(game, context, required=False)
+            if request.from_event > len(game.state.log):
+                raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT,
+                                   f"from_event {request.from_event} is past the log's end "
+                                   f"({len(game.state.log)} events)")
+        except ServiceError as e:
+            await context.abort(e.code, e.message)
+        cursor = request.from_event
+        sent_decision = None
+        while True:
+            state, changed = game.state, game.changed
+            events = state.log
+            # A long backlog goes out in slices, letting other calls run between them.
+            while len(events) - cursor > _EVENT_BATCH:
+                yield pb.StreamEventsResponse(events=[
+                    event_to_pb(events[i], i, seat) for i in range(cursor, cursor + _EVENT_BATCH)])
+                cursor += _EVENT_BATCH
+            update = pb.StreamEventsResponse(events=[
+                event_to_pb(events[i], i, seat) for i in range(cursor, len(events))])
+            cursor = len(events)
+            decision = dominion.pending(state)
+            number = dominion.decision_number(state)
+            if decision is None:
+                update.game_over.scores.extend(dominion.score(state))
+                update.game_over.winners.extend(dominion.winners(state))
+                yield update
+                return
+            if seat is not None and decision.player == seat and number != sent_decision:
+                sent_decision = number
+                update.decision.decision.CopyFrom(decision_to_pb(decision, number))
+                update.decision.view.CopyFrom(view_to_pb(game.id, state, seat, game.bot_names,
+                                                         None))
+            if update.events or update.HasField("decision"):
+                yield update
+            if game.state is state:
+                await changed.wait()
+
+    async def GetRecord(self, request, context):
+        try:
+            game = self._game(request.game_id)
+            state = game.state
+            if not dominion.is_over(state):
+                raise ServiceError(grpc.StatusCode.FAILED_PRECONDITION,
+                                   f"game {game.id} is not over; its record (and seed) is "
+                                   "secret until it ends")
+        except ServiceError as e:
+            await context.abort(e.code, e.message)
+        rec = dominion.record(state)
+        out = pb.GetRecordResponse(config=config_to_pb(rec.config), scores=dominion.score(state),
+                                   winners=dominion.winners(state))
+        replayed = dominion.new_game(rec.config)  # to learn each answer's decision kind
+        for number, (seat, answer) in enumerate(rec.answers):
+            kind = dominion.pending(replayed).kind
+            out.answers.append(pb.RecordedAnswer(seat=seat,
+                                                 answer=answer_to_pb(kind, answer, number)))
+            replayed = dominion.step(replayed, answer, seat)
+            if number % 200 == 199:
+                await asyncio.sleep(0)
+        return out
+
+
+class RunningServer(NamedTuple):
+    server: grpc.aio.Server
+    service: DominionService
+    port: int
+
+    async def stop(self, grace: Optional[float] = 1.0) -> None:
+        await self.server.stop(grace)
+        self.service.close()
+
+
+async def start_server(storage: Storage, host: str = "127.0.0.1", port: int = 0) -> RunningServer:
+    """Load every stored game, then serve on ``host:port`` (port 0: a free one; see
+    `RunningServer.port`) with health checking and reflection."""
+    service = DominionService(storage)
+    await service.load()
+    server = grpc.aio.server()
+    pb_grpc.add_DominionServiceServicer_to_server(service, server)
+    health_service = health.aio.HealthServicer()
+    health_pb2_grpc.add_HealthServicer_to_server(health_service, server)
+    reflection.enable_server_reflection(
+        (SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
+    bound = server.add_insecure_port(f"{host}:{port}")
+    if not bound:
+        raise OSError(f"cannot listen on {host}:{port}")
+    await server.start()
+    for name in ("", SERVICE_NAME):
+        await health_service.set(name, health_pb2.HealthCheckResponse.SERVING)
+    return RunningServer(server, service, bound)

@@ -1,0 +1,158 @@
+"""Properties of whole random games: random Kingdoms from every playable combination of sets,
+2-6 players, uniformly random legal answers. Each failure names the `GameSpec` that replays it."""
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import dominion
+from dominion import BUY, CHOOSE, END_PHASE, ORDER, PLAY, PLAY_TREASURES, SELECT, TURN, Move
+from dominion import engine
+from dominion.bots import make_bot
+from tests.support import (GameSpec, at, card_counts, game_specs, property_examples,
+                           random_trajectory)
+
+SLOW = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+# State fields that count something: none may ever drop below zero.
+COUNTERS = ("actions", "buys", "coins", "turn", "actions_played", "cost_reduction",
+            "copper_bonus", "merchants", "silvers_played", "next_uid")
+
+
+@settings(max_examples=property_examples(400), **SLOW)
+@given(game_specs())
+def test_every_random_game_ends(spec):
+    game = random_trajectory(spec)  # fails naming the spec past the turn cap
+    final = game.states[-1]
+    if game.stalemate:
+        # Random answers buy a $0 card whenever one is left; only a game without one can stall.
+        free = [name for name, n in zip(final.pile_names, final.supply)
+                if n and dominion.cost(final, name) == 0]
+        assert not free, f"{spec} stalled with {free} left in the Supply"
+        return
+    assert dominion.is_over(final) and final.phase == dominion.OVER
+    assert dominion.winners(final)
+    provinces = final.supply[final.pile_names.index("Province")]
+    empty = sum(1 for n in final.supply if n == 0)
+    assert provinces == 0 or empty >= (4 if spec.players >= 5 else 3) or \
+        engine.deadlocked(final), f"{spec} ended with Provinces left and {empty} empty piles"
+
+
+def test_a_game_where_no_decision_can_ever_come_ends():
+    """No player has an Action or a Treasure and nothing costs $0: no answer could ever be
+    asked again, so instead of passing turns forever the game ends."""
+    state = at(hands=[["Duchy"], ["Estate", "Curse"]], supply={"Copper": 0, "Curse": 0})
+    assert dominion.is_over(state)
+    assert dominion.winners(state) == (0,)
+
+
+def test_a_game_with_a_copper_left_goes_on():
+    state = at(hands=[["Estate"], ["Estate"]], supply={"Copper": 1, "Curse": 0})
+    assert dominion.pending(state).moves == (Move(BUY, "Copper"), Move(END_PHASE))
+
+
+@settings(max_examples=property_examples(250), **SLOW)
+@given(game_specs())
+def test_cards_are_conserved_after_every_step(spec):
+    _, states, answers, _ = random_trajectory(spec)
+    start = card_counts(states[0])
+    n = spec.players
+    assert start["Copper"] == (120 if n >= 5 else 60) and start["Estate"] == 3 * n + \
+        (8 if n == 2 else 12)
+    for i, state in enumerate(states):
+        now = card_counts(state)
+        assert now == start, (f"{spec}: after step {i} ({answers[i - 1] if i else 'setup'}) "
+                              f"created {now - start}, lost {start - now}")
+
+
+def negative_counters(state) -> list:
+    """Descriptions of every counter of ``state`` that is below zero."""
+    bad = [f"{name}={getattr(state, name)}" for name in COUNTERS if getattr(state, name) < 0]
+    bad += [f"supply {name}={n}" for name, n in zip(state.pile_names, state.supply) if n < 0]
+    bad += [f"turns_taken[{s}]={t}" for s, t in enumerate(state.turns_taken) if t < 0]
+    bad += [f"cost of {name}={dominion.cost(state, name)}" for name in state.pile_names
+            if dominion.cost(state, name) < 0]
+    return bad
+
+
+@settings(max_examples=property_examples(200), **SLOW)
+@given(game_specs())
+def test_no_counter_ever_goes_negative(spec):
+    _, states, answers, _ = random_trajectory(spec)
+    for i, state in enumerate(states):
+        assert not negative_counters(state), \
+            f"{spec}: after step {i} ({answers[i - 1] if i else 'setup'}): {negative_counters(state)}"
+        assert state.turn == sum(state.turns_taken)
+        assert 0 <= state.current < spec.players
+
+
+def malformed(state, d) -> str:
+    """Why decision ``d`` cannot be answered as it says, or "" if it is well formed."""
+    if not 0 <= d.player < len(state.players):
+        return "no such player"
+    if d.kind == TURN:
+        if not d.moves or len(set(d.moves)) != len(d.moves):
+            return "no moves, or repeated moves"
+        if d.player != state.current:
+            return "a turn decision for a player whose turn it is not"
+        hand = state.players[d.player].hand
+        for m in d.moves:
+            if m.verb == PLAY and m.card not in hand:
+                return f"{m} but the card is not in hand"
+            if m.verb == BUY and (state.buys < 1 or dominion.cost(state, m.card) > state.coins or
+                                  state.supply[state.pile_names.index(m.card)] == 0):
+                return f"{m} without a Buy, the coins or a card in the pile"
+            if m.verb not in (PLAY, BUY, PLAY_TREASURES, END_PHASE):
+                return f"unknown verb in {m}"
+        return ""
+    if d.kind == SELECT:
+        ok = 0 <= d.min <= d.max <= len(d.cards) and d.max >= 1
+    elif d.kind == CHOOSE:
+        ok = 0 <= d.min <= d.max <= len(d.options) and d.max >= 1 and \
+            len(set(d.options)) == len(d.options)
+    elif d.kind == ORDER:
+        ok = d.min == d.max == len(d.cards) >= 2
+    else:
+        return f"unknown kind {d.kind!r}"
+    return "" if ok else f"bounds {d.min}..{d.max} do not fit its cards/options"
+
+
+@settings(max_examples=property_examples(150), **SLOW)
+@given(game_specs())
+def test_every_pending_decision_has_legal_answers_it_describes(spec):
+    states = random_trajectory(spec).states
+    for state in states[:-1]:
+        d = dominion.pending(state)
+        assert not malformed(state, d), f"{spec}: {malformed(state, d)}: {d}"
+
+
+def play_with_bots(spec: GameSpec, turns: int = 500) -> dominion.State:
+    """Play ``spec``'s game with one `random` bot per seat, each seeing only its own view, to
+    its end or its turn ``turns``."""
+    state = spec.new_game()
+    bots = [make_bot("random", spec.answer_seed + seat) for seat in range(spec.players)]
+    while (d := dominion.pending(state)) is not None and state.turn <= turns:
+        answer = bots[d.player].answer(d, dominion.view(state, d.player, log_from=None))
+        state = dominion.step(state, answer, d.player)
+    return state
+
+
+@settings(max_examples=property_examples(60), **SLOW)
+@given(game_specs())
+def test_the_same_seed_and_answers_give_the_same_game(spec):
+    first, second = play_with_bots(spec), play_with_bots(spec)
+    assert first == second
+    assert first.log == second.log and first.answers == second.answers
+
+
+@settings(max_examples=property_examples(200), deadline=None)
+@given(st.sampled_from(tuple(dominion.RECOMMENDED)), st.integers(0, 2 ** 64 - 1),
+       st.integers(1, 2 ** 64 - 1))
+def test_different_seeds_give_different_shuffles(kingdom, seed, delta):
+    """Six players' starting hands and decks coincide for two seeds with probability
+    120**-6 (each deck is one of C(10, 3) = 120 orders) if the seeds' shuffles are independent."""
+    other = (seed + delta) % 2 ** 64
+
+    def openings(s):
+        state = dominion.new_game(players=6, kingdom=kingdom, seed=s)
+        return tuple((p.hand, p.deck) for p in state.players)
+
+    assert openings(seed) != openings(other)
