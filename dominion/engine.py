@@ -14,6 +14,7 @@ from functools import lru_cache
 
 from . import rng
 from .card import CARDS, CONTINUATIONS, continuation
+from .errors import IllegalAnswerError
 from .state import (ACTION, BUY, CHOOSE, CLEANUP, END_PHASE, ORDER, OVER, PLAY, PLAY_TREASURES,
                     SELECT, TURN, BUY as BUY_VERB, Decision, Event, Move, PlayerState, State)
 
@@ -95,10 +96,11 @@ def _ask(w: Work, decision: Decision, cont, args: tuple) -> None:
 
 
 def ask_select(w: Work, player: int, prompt: str, card, purpose: str, pool, lo: int, hi: int,
-               cont, *args) -> None:
+               cont, *args, about_cards=(), about_player=None) -> None:
     """Ask ``player`` to choose ``lo``..``hi`` cards from ``pool`` (a multiset of names); then
     ``cont(w, chosen_tuple, *args)``. Does as much as possible: ``lo`` and ``hi`` are clipped to
-    the pool, and an answer that is forced (nothing to choose, or everything) is not asked."""
+    the pool, and an answer that is forced (nothing to choose, or everything) is not asked.
+    ``about_cards``/``about_player`` go into the Decision (see its docstring)."""
     pool = tuple(sorted(pool))
     n = len(pool)
     hi = min(hi, n)
@@ -108,12 +110,13 @@ def ask_select(w: Work, player: int, prompt: str, card, purpose: str, pool, lo: 
     elif lo == n:
         cont(w, pool, *args)
     else:
-        _ask(w, Decision(player, SELECT, prompt, card, purpose, cards=pool, min=lo, max=hi),
+        _ask(w, Decision(player, SELECT, prompt, card, purpose, cards=pool, min=lo, max=hi,
+                         about_cards=tuple(about_cards), about_player=about_player),
              cont, args)
 
 
 def ask_choose(w: Work, player: int, prompt: str, card, purpose: str, options, lo: int, hi: int,
-               cont, *args) -> None:
+               cont, *args, about_cards=(), about_player=None) -> None:
     """Ask ``player`` to choose ``lo``..``hi`` distinct options (strings, in the given order);
     then ``cont(w, chosen_tuple, *args)``, the chosen options in the order of ``options``."""
     options = tuple(options)
@@ -124,13 +127,16 @@ def ask_choose(w: Work, player: int, prompt: str, card, purpose: str, options, l
     elif lo == len(options):
         cont(w, options, *args)
     else:
-        _ask(w, Decision(player, CHOOSE, prompt, card, purpose, options=options, min=lo, max=hi),
+        _ask(w, Decision(player, CHOOSE, prompt, card, purpose, options=options, min=lo, max=hi,
+                         about_cards=tuple(about_cards), about_player=about_player),
              cont, args)
 
 
-def ask_yes_no(w: Work, player: int, prompt: str, card, purpose: str, cont, *args) -> None:
+def ask_yes_no(w: Work, player: int, prompt: str, card, purpose: str, cont, *args,
+               about_cards=(), about_player=None) -> None:
     """A CHOOSE between "yes" and "no"; ``cont(w, True|False, *args)``."""
-    _ask(w, Decision(player, CHOOSE, prompt, card, purpose, options=("yes", "no"), min=1, max=1),
+    _ask(w, Decision(player, CHOOSE, prompt, card, purpose, options=("yes", "no"), min=1, max=1,
+                     about_cards=tuple(about_cards), about_player=about_player),
          _yes_no_answer, (cont.frame_name, args))
 
 
@@ -139,7 +145,8 @@ def _yes_no_answer(w: Work, answer: tuple, cont_name: str, args: tuple) -> None:
     CONTINUATIONS[cont_name](w, answer[0] == "yes", *args)
 
 
-def ask_order(w: Work, player: int, prompt: str, card, cards, cont, *args) -> None:
+def ask_order(w: Work, player: int, prompt: str, card, cards, cont, *args,
+              about_cards=(), about_player=None) -> None:
     """Ask ``player`` to order ``cards``; ``cont(w, ordered, *args)``, first = to end on top.
     Not asked when every order is the same."""
     cards = tuple(sorted(cards))
@@ -147,7 +154,9 @@ def ask_order(w: Work, player: int, prompt: str, card, cards, cont, *args) -> No
         cont(w, cards, *args)
     else:
         _ask(w, Decision(player, ORDER, prompt, card, "order", cards=cards,
-                         min=len(cards), max=len(cards)), cont, args)
+                         min=len(cards), max=len(cards),
+                         about_cards=tuple(about_cards), about_player=about_player),
+             cont, args)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -177,6 +186,15 @@ def pile_costs(pile_names: tuple, reduction: int) -> tuple:
 def buy_moves(pile_names: tuple) -> tuple:
     """The Move buying each pile, by pile index (memoized: moves are immutable values)."""
     return tuple(Move(BUY_VERB, name) for name in pile_names)
+
+
+@lru_cache(maxsize=4096)
+def affordable_buys(pile_names: tuple, reduction: int, coins: int) -> tuple:
+    """(pile index, Move buying it) for every pile costing at most ``coins`` now, by pile
+    index (memoized: the Buy phase asks this at every decision; emptiness is checked after)."""
+    return tuple((i, m) for i, (m, c) in enumerate(zip(buy_moves(pile_names),
+                                                       pile_costs(pile_names, reduction)))
+                 if c <= coins)
 
 
 @lru_cache(maxsize=None)
@@ -447,6 +465,23 @@ def resolve_play(w: Work, player: int, name: str, uid: int, again: bool = False)
             _apply_action(w, player, name, uid)
 
 
+def play_all_treasures(w: Work, player: int) -> None:
+    """Play every Treasure in hand, in hand order: the same as playing them one at a time
+    (Treasures in scope have no text beyond their value, so the order cannot matter), logged
+    as one event."""
+    pl = w.players[player]
+    hand = pl.hand
+    treasures = tuple(c for c in hand if CARDS[c].is_treasure)
+    if not treasures:
+        return
+    pl.hand = tuple(c for c in hand if not CARDS[c].is_treasure)
+    pl.in_play += treasures
+    w.next_uid += len(treasures)
+    log(w, "play", player, treasures)
+    for name in treasures:
+        w.coins += treasure_value(w, name)
+
+
 def treasure_value(w, name: str) -> int:
     """Coins a Treasure makes when played now (Coppersmith, Merchant's first Silver)."""
     c = CARDS[name]
@@ -516,7 +551,8 @@ def reaction_window(w: Work, victim: int, attacker: int, attack: str) -> None:
     pool = reactions_available(w, victim)
     if pool:
         ask_select(w, victim, f"{attack} was played: you may reveal a Reaction", attack, "react",
-                   pool, 0, 1, _reaction_answer, victim, attacker, attack)
+                   pool, 0, 1, _reaction_answer, victim, attacker, attack,
+                   about_player=attacker)
 
 
 @continuation
@@ -578,10 +614,9 @@ def buy_phase(w: Work) -> None:
             moves.append(PLAY_ALL_TREASURES)
             moves.extend(play_move(c) for c in treasures)
     if w.buys > 0:
-        coins = w.coins
-        moves.extend(m for m, n, c in zip(buy_moves(w.pile_names), w.supply,
-                                          pile_costs(w.pile_names, w.cost_reduction))
-                     if n and c <= coins)
+        supply = w.supply
+        moves.extend([m for i, m in affordable_buys(w.pile_names, w.cost_reduction, w.coins)
+                      if supply[i]])
     if not moves:
         cleanup(w)
         return
@@ -609,8 +644,7 @@ def turn_answer(w: Work, move: Move) -> None:
         play(w, p, move.card)
     elif verb == PLAY_TREASURES:
         push(w, buy_phase)
-        for name in [c for c in w.players[p].hand if CARDS[c].is_treasure]:
-            play(w, p, name)
+        play_all_treasures(w, p)
     else:  # BUY
         w.buys -= 1
         w.coins -= cost(w, move.card)
@@ -669,7 +703,6 @@ def cleanup(w: Work) -> None:
 
 def check_answer(d: Decision, answer):
     """Return the answer in its canonical form if it is legal for ``d``; raise otherwise."""
-    from .errors import IllegalAnswerError
     kind = d.kind
     if kind == TURN:
         try:

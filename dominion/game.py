@@ -12,9 +12,9 @@ from typing import NamedTuple, Optional
 from pyrsistent import pvector
 
 from . import rng
-from .card import CARDS, card
-from .engine import (BASIC_PILES, Work, all_cards, check_answer, cost, draw, pile_costs, push,
-                     run, start_turn)
+from .card import CARDS, CONTINUATIONS, card
+from .engine import (BASIC_PILES, Work, all_cards, check_answer, draw, pile_costs, push, run,
+                     start_turn)
 from .errors import (GameOverError, InvalidConfigError, InvalidPositionError,
                      NotYourDecisionError)
 from .kingdoms import check_kingdom, resolve_kingdom
@@ -225,7 +225,6 @@ def step(state: State, answer, player: Optional[int] = None) -> State:
     w = Work(state)
     w.stack.pop()
     w.answers = state.answers.append((decision.player, answer))
-    from .card import CONTINUATIONS
     CONTINUATIONS[frame[2]](w, answer, *frame[3])
     run(w)
     return w.freeze()
@@ -341,12 +340,13 @@ def view(state: State, player: Optional[int] = None, log_from: Optional[int] = 0
         raise InvalidConfigError(f"no seat {player}; seats are 0 to {len(state.players) - 1}")
     names = state.config.players
     turns_taken = state.turns_taken
-    players = tuple(
-        PlayerView(names[s], tuple(sorted(p.hand)) if s == player else None, len(p.hand),
-                   len(p.deck), len(p.discard), p.discard[-1] if p.discard else None,
-                   p.in_play, p.aside, p.looking if s == player else None, len(p.looking),
-                   turns_taken[s])
-        for s, p in enumerate(state.players))
+    new = tuple.__new__  # NamedTuples built from their fields: views are built at every decision
+    players = tuple([
+        new(PlayerView, (names[s], tuple(sorted(p.hand)) if s == player else None, len(p.hand),
+                         len(p.deck), len(p.discard), p.discard[-1] if p.discard else None,
+                         p.in_play, p.aside, p.looking if s == player else None,
+                         len(p.looking), turns_taken[s]))
+        for s, p in enumerate(state.players)])
     d = state.stack[-1][1] if state.stack else None
     over = d is None
     if log_from is None:
@@ -354,13 +354,13 @@ def view(state: State, player: Optional[int] = None, log_from: Optional[int] = 0
     else:
         log_start = max(0, log_from)
         events = tuple(visible_event(e, player) for e in state.log[log_start:])
-    return View(
+    return new(View, (
         player, state.config.kingdom,
         _supply_listing(state.pile_names, state.supply, state.cost_reduction),
         state.trash, players, state.current, state.phase, state.turn, state.actions, state.buys,
         state.coins, d if d is not None and d.player == player else None,
         None if over else d.player, events, log_start, over,
-        score(state) if over else None, winners(state) if over else None)
+        score(state) if over else None, winners(state) if over else None))
 
 
 @lru_cache(maxsize=4096)

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Callable, Optional
 
 from . import game as _game
-from .bots import RandomBot, StrategyBot, make_bot, strategy
+from .bots import RandomBot, make_bot, strategy
 from .errors import DominionError
 from .kingdoms import KINGDOM_SIZE, RECOMMENDED
 

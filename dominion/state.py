@@ -56,6 +56,14 @@ class Decision(NamedTuple):
     ``"topdeck"``, ``"react"``, ``"play"``, ...) so that bots can apply a default policy.
     ``cards`` is the pool for SELECT and ORDER (may repeat names), ``options`` the labels for
     CHOOSE, ``moves`` the legal moves for TURN; ``min``/``max`` bound the answer's size.
+    ``about_cards`` names the cards the question is about when they are not the pool to choose
+    from (Spy's revealed card, Vassal's discarded card, Library's drawn Action, the card a gain
+    is based on: Remodel's or Swindler's trashed card, ...); the pool of SELECT and ORDER is never
+    repeated there. ``about_player`` is the seat the question concerns when it is not the
+    answering player (whose card Spy revealed, the victim of Swindler or Thief, Masquerade's
+    receiver, the attacker a Reaction answers), else None. Bots and front ends read these fields,
+    never the prompt text. The decision is shown only to ``player``, so ``about_cards`` holds
+    only cards that player may see.
     """
     player: int
     kind: str
@@ -67,6 +75,8 @@ class Decision(NamedTuple):
     moves: tuple = ()
     min: int = 0
     max: int = 0
+    about_cards: tuple = ()
+    about_player: Optional[int] = None
 
 
 class Event(NamedTuple):

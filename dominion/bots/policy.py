@@ -86,7 +86,6 @@ class Player:
         self.rng = random.Random(seed)
         self.known: Holdings | None = None
         self._reacted = None  # (attack identity, reactions revealed against it)
-        self._inserted = None  # the card Secret Passage put into the deck
         self._blind = False    # shown no log: card counts follow the bot's own buys only
 
     # -- the one entry point ------------------------------------------------------------------
@@ -370,11 +369,9 @@ def reveal_most_types(bot, d, view, pool) -> tuple:
 
 
 def insert_for_next_turn(bot, d, view, pool) -> tuple:
-    """Secret Passage: the card to put into the deck, chosen as for a topdeck; remembered so
-    that the position question puts a good card on top and a dead one at the bottom."""
-    chosen = topdeck_for_next_turn(bot, d, view, pool)
-    bot._inserted = chosen[0] if chosen else None
-    return chosen
+    """Secret Passage: the card to put into the deck, chosen as for a topdeck (the position
+    question that follows names it in ``about_cards``)."""
+    return topdeck_for_next_turn(bot, d, view, pool)
 
 
 def secret_chamber_discard(bot, d, view, pool) -> tuple:
@@ -432,17 +429,11 @@ def _mill_discard(bot, d, view) -> bool:
     return any(is_junk(c) for c in hand) and len(cheap) >= 2
 
 
-_SPY = re.compile(r"discard (your|.+'s) revealed (.+?)\?")
-
-
 def _spy_discard(bot, d, view) -> bool:
-    """Spy: discard my own card when it is not worth drawing (Copper or worse), another
-    player's when it is."""
-    m = _SPY.search(d.prompt)
-    if not m or m.group(2) not in CARDS:
-        return True
-    good = keep_value(m.group(2)) >= 3
-    return not good if m.group(1) == "your" else good
+    """Spy: discard my own card (``about_player`` None) when it is not worth drawing (Copper or
+    worse), another player's when it is. The revealed card is ``about_cards``."""
+    good = keep_value(d.about_cards[0]) >= 3
+    return not good if d.about_player is None else good
 
 
 YES_NO_BY_CARD = {
@@ -454,9 +445,9 @@ YES_NO_BY_CARD = {
 
 
 def _secret_passage_position(bot, d, view) -> tuple:
-    """Secret Passage: a card worth drawing goes on top, a dead one to the bottom."""
-    name = getattr(bot, "_inserted", None)
-    good = name is not None and keep_value(name) >= 3
+    """Secret Passage: a card worth drawing goes on top, a dead one to the bottom (the card is
+    the decision's ``about_cards``)."""
+    good = keep_value(d.about_cards[0]) >= 3
     return (d.options[0],) if good else (d.options[-1],)
 
 

@@ -34,11 +34,12 @@ def _discard_chosen(w, chosen, p, src="hand"):
     discard(w, p, chosen, src)
 
 
-def _ask_gain(w, p, card_name, max_cost, to="discard", pred=None):
+def _ask_gain(w, p, card_name, max_cost, to="discard", pred=None, trashed=()):
     """Ask ``p`` to gain a Supply card costing up to ``max_cost`` (now, through `cost`);
-    nothing is asked, and nothing gained, when no pile qualifies."""
+    nothing is asked, and nothing gained, when no pile qualifies. ``trashed`` names the card
+    the gain is based on, if any (the Decision's ``about_cards``)."""
     ask_select(w, p, f"{card_name}: gain a card costing up to ${max_cost}", card_name, "gain",
-               gainable(w, max_cost, pred), 1, 1, _gain_chosen, p, to)
+               gainable(w, max_cost, pred), 1, 1, _gain_chosen, p, to, about_cards=trashed)
 
 
 @continuation
@@ -128,7 +129,7 @@ def _vassal(w, p, uid):
     name = got[0]
     if CARDS[name].is_action:
         ask_yes_no(w, p, f"Vassal: play the discarded {name}?", "Vassal", "play",
-                   _vassal_play, p, name)
+                   _vassal_play, p, name, about_cards=got)
 
 
 @continuation
@@ -233,7 +234,7 @@ def _remodel_trash(w, chosen, p):
     copy of the trashed card; nothing is gained if no pile qualifies."""
     if chosen:
         trash(w, p, chosen)
-        _ask_gain(w, p, "Remodel", cost(w, chosen[0]) + 2)
+        _ask_gain(w, p, "Remodel", cost(w, chosen[0]) + 2, trashed=chosen)
 
 
 # --- Throne Room ------------------------------------------------------------------------------
@@ -311,7 +312,8 @@ def _library_draw(w, p, set_aside):
             pl.looking += got
             log(w, "look", p, got, (p,))
             ask_yes_no(w, p, f"Library: set aside {name} (no: put it into your hand)?",
-                       "Library", "set_aside", _library_choice, p, set_aside, name)
+                       "Library", "set_aside", _library_choice, p, set_aside, name,
+                       about_cards=got)
             return
         pl.hand += got
         log(w, "draw", p, got, (p,))
@@ -342,7 +344,7 @@ def _mine_trash(w, chosen, p):
     (up to $3 more, or the same or a cheaper one) goes to the hand and can be played."""
     if chosen:
         trash(w, p, chosen)
-        _ask_gain(w, p, "Mine", cost(w, chosen[0]) + 3, "hand", _is_treasure)
+        _ask_gain(w, p, "Mine", cost(w, chosen[0]) + 3, "hand", _is_treasure, chosen)
 
 
 # --- Sentry -----------------------------------------------------------------------------------
@@ -439,7 +441,8 @@ def _spy_reveal(w, target, spy):
     if got:
         whose = "your" if target == spy else f"{w.config.players[target]}'s"
         ask_yes_no(w, spy, f"Spy: discard {whose} revealed {got[0]}? (no: put it back)", "Spy",
-                   "discard", _spy_answer, target, got[0])
+                   "discard", _spy_answer, target, got[0], about_cards=got,
+                   about_player=None if target == spy else target)
 
 
 @continuation
@@ -470,7 +473,7 @@ def _thief_next(w, thief, victims, trashed):
     treasures = _distinct(c for c in revealed if CARDS[c].is_treasure)
     ask_select(w, thief, f"Thief: choose the Treasure {w.config.players[victim]} trashes",
                "Thief", "trash", treasures, 1, 1, _thief_trash, thief, victim, revealed,
-               victims[1:], trashed)
+               victims[1:], trashed, about_player=victim)
 
 
 @continuation

@@ -168,7 +168,7 @@ def _masquerade_ask(w, p, passers, chosen):
     receiver = passers[(len(chosen) + 1) % len(passers)]
     ask_select(w, seat, f"Masquerade: choose a card to pass to {w.config.players[receiver]}",
                "Masquerade", "pass", _kinds(w.players[seat].hand), 1, 1, _masquerade_chosen, p,
-               passers, chosen)
+               passers, chosen, about_player=receiver)
 
 
 @continuation
@@ -243,7 +243,7 @@ def _swindler_victim(w, victim, attacker):
     trash(w, victim, top, "aside")
     ask_select(w, attacker, f"Swindler: choose the card {w.config.players[victim]} gains",
                "Swindler", "give", gainable(w, cost(w, top[0]), exact=True), 1, 1,
-               _gain_chosen, victim)
+               _gain_chosen, victim, about_cards=top, about_player=victim)
 
 
 # --- Wishing Well ---------------------------------------------------------------------------
@@ -274,7 +274,7 @@ def _baron(w, p, uid):
     (if any are left)."""
     if "Estate" in w.players[p].hand:
         ask_yes_no(w, p, "Baron: discard an Estate for +$4? (if not, gain an Estate)", "Baron",
-                   "discard", _baron_answer, p)
+                   "discard", _baron_answer, p, about_cards=("Estate",))
     else:
         gain(w, p, "Estate")
 
@@ -379,7 +379,7 @@ def _mining_village(w, p, uid):
     trashed only once (the second play finds it gone and does not ask)."""
     if still_in_play(w, p, "Mining Village", uid):
         ask_yes_no(w, p, "Mining Village: trash it for +$2?", "Mining Village", "trash",
-                   _mining_village_answer, p, uid)
+                   _mining_village_answer, p, uid, about_cards=("Mining Village",))
 
 
 @continuation
@@ -406,7 +406,8 @@ def _secret_passage_card(w, chosen, p):
     size = len(w.players[p].deck)
     ask_choose(w, p, f"Secret Passage: how many cards go above {chosen[0]} in your deck "
                f"(0 = on top, {size} = at the bottom)?", "Secret Passage", "position",
-               tuple(str(i) for i in range(size + 1)), 1, 1, _secret_passage_insert, p, chosen[0])
+               tuple(str(i) for i in range(size + 1)), 1, 1, _secret_passage_insert, p, chosen[0],
+               about_cards=chosen)
 
 
 @continuation
@@ -433,7 +434,8 @@ def _courtier_reveal(w, chosen, p):
     log(w, "reveal", p, chosen)
     k = len(CARDS[chosen[0]].types)
     ask_choose(w, p, f"Courtier: {chosen[0]} has {k} type(s): choose {k} different option(s)",
-               "Courtier", "choose", COURTIER_OPTIONS, k, k, _courtier_choice, p)
+               "Courtier", "choose", COURTIER_OPTIONS, k, k, _courtier_choice, p,
+               about_cards=chosen)
 
 
 @continuation
@@ -504,7 +506,8 @@ def _replace_trash(w, chosen, p):
         return
     trash(w, p, chosen)
     ask_select(w, p, f"Replace: gain a card costing up to ${cost(w, chosen[0]) + 2}", "Replace",
-               "gain", gainable(w, cost(w, chosen[0]) + 2), 1, 1, _replace_gain, p)
+               "gain", gainable(w, cost(w, chosen[0]) + 2), 1, 1, _replace_gain, p,
+               about_cards=chosen)
 
 
 @continuation
@@ -579,7 +582,7 @@ def _upgrade_trash(w, chosen, p):
     trash(w, p, chosen)
     target = cost(w, chosen[0]) + 1
     ask_select(w, p, f"Upgrade: gain a card costing exactly ${target}", "Upgrade", "gain",
-               gainable(w, target, exact=True), 1, 1, _gain_chosen, p)
+               gainable(w, target, exact=True), 1, 1, _gain_chosen, p, about_cards=chosen)
 
 
 # --- Nobles ---------------------------------------------------------------------------------
@@ -667,7 +670,8 @@ def _saboteur_victim(w, victim):
     push(w, _discard_aside, victim, revealed)
     ask_select(w, victim, f"Saboteur: you may gain a card costing up to "
                f"${cost(w, trashed) - 2}", "Saboteur", "gain",
-               gainable(w, cost(w, trashed) - 2), 0, 1, _gain_chosen, victim)
+               gainable(w, cost(w, trashed) - 2), 0, 1, _gain_chosen, victim,
+               about_cards=got)
 
 
 # --- Tribute (1st edition) ------------------------------------------------------------------

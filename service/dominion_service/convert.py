@@ -36,7 +36,8 @@ def move_to_pb(move: dominion.Move) -> pb.Move:
 
 def decision_to_pb(decision: dominion.Decision, sequence: int) -> pb.Decision:
     msg = pb.Decision(sequence=sequence, player=decision.player, prompt=decision.prompt,
-                      card=decision.card or "", purpose=decision.purpose)
+                      card=decision.card or "", purpose=decision.purpose,
+                      about_cards=decision.about_cards, about_player=decision.about_player)
     kind = decision.kind
     if kind == dominion.TURN:
         msg.turn.moves.extend(move_to_pb(m) for m in decision.moves)

@@ -166,9 +166,11 @@ class DominionService(pb_grpc.DominionServiceServicer):
             if decision is None or decision.player not in game.bots:
                 return
             seat = decision.player
-            seen = dominion.view(state, seat, log_from=None)
+            bot = game.bots[seat]
+            # A bot reads the log from where it stopped, to count the cards it owns.
+            seen = dominion.view(state, seat, log_from=bot.log_from)
             try:
-                new = dominion.step(state, game.bots[seat].answer(decision, seen), seat)
+                new = dominion.step(state, bot.answer(decision, seen), seat)
             except Exception:  # a faulty bot must not stop the game: answer at random instead
                 log.exception("bot %s in game %s failed; answering at random",
                               game.bot_names[seat], game.id)

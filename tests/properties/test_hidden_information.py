@@ -86,8 +86,9 @@ def test_a_viewer_sees_only_their_own_decision_and_its_cards_are_known_to_them(s
                 assert shown is None, f"{spec}: seat {viewer} sees seat {d.player}'s decision"
                 continue
             assert shown == d
-            named = set(d.cards) | {m.card for m in d.moves if m.card is not None} \
-                if d.kind == TURN else set(d.cards)
+            named = set(d.cards) | set(d.about_cards)
+            if d.kind == TURN:
+                named |= {m.card for m in d.moves if m.card is not None}
             unknown = named - cards_known_to(state, viewer)
             assert not unknown, f"{spec}: after step {i}, {d} names hidden cards {unknown}"
 

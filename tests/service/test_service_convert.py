@@ -7,7 +7,7 @@ import random
 import dominion
 from dominion_client import convert as client_side
 from dominion_service import convert as server_side
-from tests.support import random_answer
+from tests.support import at, play, random_answer
 
 
 def test_decisions_views_and_answers_round_trip_through_the_wire(kingdom):
@@ -33,3 +33,19 @@ def test_decisions_views_and_answers_round_trip_through_the_wire(kingdom):
         kinds.add(decision.kind)
         state = dominion.step(state, received, decision.player)
     assert {dominion.TURN, dominion.SELECT} <= kinds
+
+
+def test_about_cards_and_about_player_cross_the_wire_including_seat_zero():
+    """Spy on the attacker's own card (no about_player), on seat 1's card, Swindler's give for
+    a victim, and a Reaction about the attacker in seat 0 (an explicit 0, not "unset")."""
+    spy = play(at("Spy", players=3, hands=[["Spy"], [], []],
+                  decks=[["Copper", "Estate"], ["Gold"], ["Curse"]]), "Spy")
+    swindler = play(at("Swindler", hands=[["Swindler"]], decks=[[], ["Silver"]]), "Swindler")
+    militia = play(at("Militia", "Moat", hands=[["Militia"], ["Moat", "Estate", "Copper"]]),
+                   "Militia")
+    decisions = [dominion.pending(s) for s in (spy, dominion.step(spy, "yes"), swindler, militia)]
+    assert [(d.about_cards, d.about_player) for d in decisions] == [
+        (("Estate",), None), (("Gold",), 1), (("Silver",), 1), ((), 0)]
+    for number, decision in enumerate(decisions):
+        wire = server_side.decision_to_pb(decision, number)
+        assert client_side.decision_from_pb(wire) == decision

@@ -30,7 +30,8 @@ def kind_of(decision: pb.Decision) -> str:
 def decision_from_pb(msg: pb.Decision) -> dominion.Decision:
     kind = kind_of(msg)
     common = dict(player=msg.player, kind=kind, prompt=msg.prompt, card=msg.card or None,
-                  purpose=msg.purpose)
+                  purpose=msg.purpose, about_cards=tuple(msg.about_cards),
+                  about_player=msg.about_player if msg.HasField("about_player") else None)
     if kind == dominion.TURN:
         return dominion.Decision(**common, moves=tuple(move_from_pb(m) for m in msg.turn.moves),
                                  min=1, max=1)

@@ -226,12 +226,14 @@ class OrderDecision(_message.Message):
     def __init__(self, cards: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class Decision(_message.Message):
-    __slots__ = ("sequence", "player", "prompt", "card", "purpose", "turn", "select", "choose", "order")
+    __slots__ = ("sequence", "player", "prompt", "card", "purpose", "about_cards", "about_player", "turn", "select", "choose", "order")
     SEQUENCE_FIELD_NUMBER: _ClassVar[int]
     PLAYER_FIELD_NUMBER: _ClassVar[int]
     PROMPT_FIELD_NUMBER: _ClassVar[int]
     CARD_FIELD_NUMBER: _ClassVar[int]
     PURPOSE_FIELD_NUMBER: _ClassVar[int]
+    ABOUT_CARDS_FIELD_NUMBER: _ClassVar[int]
+    ABOUT_PLAYER_FIELD_NUMBER: _ClassVar[int]
     TURN_FIELD_NUMBER: _ClassVar[int]
     SELECT_FIELD_NUMBER: _ClassVar[int]
     CHOOSE_FIELD_NUMBER: _ClassVar[int]
@@ -241,11 +243,13 @@ class Decision(_message.Message):
     prompt: str
     card: str
     purpose: str
+    about_cards: _containers.RepeatedScalarFieldContainer[str]
+    about_player: int
     turn: TurnDecision
     select: SelectDecision
     choose: ChooseDecision
     order: OrderDecision
-    def __init__(self, sequence: _Optional[int] = ..., player: _Optional[int] = ..., prompt: _Optional[str] = ..., card: _Optional[str] = ..., purpose: _Optional[str] = ..., turn: _Optional[_Union[TurnDecision, _Mapping]] = ..., select: _Optional[_Union[SelectDecision, _Mapping]] = ..., choose: _Optional[_Union[ChooseDecision, _Mapping]] = ..., order: _Optional[_Union[OrderDecision, _Mapping]] = ...) -> None: ...
+    def __init__(self, sequence: _Optional[int] = ..., player: _Optional[int] = ..., prompt: _Optional[str] = ..., card: _Optional[str] = ..., purpose: _Optional[str] = ..., about_cards: _Optional[_Iterable[str]] = ..., about_player: _Optional[int] = ..., turn: _Optional[_Union[TurnDecision, _Mapping]] = ..., select: _Optional[_Union[SelectDecision, _Mapping]] = ..., choose: _Optional[_Union[ChooseDecision, _Mapping]] = ..., order: _Optional[_Union[OrderDecision, _Mapping]] = ...) -> None: ...
 
 class CardList(_message.Message):
     __slots__ = ("cards",)
