@@ -10,8 +10,10 @@ _GOLDEN = 0x9E3779B97F4A7C15
 
 
 def seed_state(seed: int) -> int:
-    """The generator state for a user seed (any int; reduced to 64 bits)."""
-    return seed & MASK64
+    """The generator state for a user seed (any int; reduced to 64 bits, then mixed once, so
+    that seeds differing by the generator's increment do not give shifted copies of one
+    stream)."""
+    return next_u64(seed & MASK64)[1]
 
 
 def next_u64(state: int) -> tuple[int, int]:

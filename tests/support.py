@@ -63,6 +63,7 @@ def random_answer(decision, rng: random.Random):
 # Random games (property tests: tests/properties/)
 # ---------------------------------------------------------------------------------------------
 
+import os
 from collections import Counter
 from itertools import combinations
 from typing import NamedTuple
@@ -151,5 +152,4 @@ def game_specs(min_players: int = 2, max_players: int = 6):
 def property_examples(n: int) -> int:
     """``n`` scaled by $DOMINION_PROPERTY_SCALE (default 1): CI runs the default, a nightly or a
     bug hunt sets e.g. 20 to play twenty times as many random games."""
-    import os
     return max(1, round(n * float(os.environ.get("DOMINION_PROPERTY_SCALE", "1"))))

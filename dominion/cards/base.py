@@ -406,12 +406,13 @@ def _chancellor(w, p, uid):
 
 @continuation
 def _chancellor_answer(w, yes, p):
-    """Rulebook (1st ed.): you may not look through your deck as you discard it, so the log
-    names no card, only how many. The deck goes onto the pile as it lies."""
+    """Rulebook (1st ed.): you discard your deck "by flipping it into your Discard pile" and
+    may not look through it, so the log names no card, only how many. Flipped over, the deck's
+    bottom card ends face up on top of the discard pile."""
     if yes:
         pl = w.players[p]
         n = len(pl.deck)
-        pl.discard += pl.deck
+        pl.discard += pl.deck[::-1]
         pl.deck = ()
         log(w, "discard_deck", p, (), None, n)
 

@@ -60,7 +60,7 @@ def cards_known_to(state, viewer) -> set:
     return known
 
 
-@settings(max_examples=property_examples(50), **SLOW)
+@settings(max_examples=property_examples(80), **SLOW)
 @given(game_specs())
 def test_no_view_tells_apart_states_that_differ_only_in_what_the_viewer_may_not_know(spec):
     game = random_trajectory(spec)
@@ -74,7 +74,7 @@ def test_no_view_tells_apart_states_that_differ_only_in_what_the_viewer_may_not_
                 f"{spec}: after step {i}, seat {viewer}'s view shows hidden cards"
 
 
-@settings(max_examples=property_examples(60), **SLOW)
+@settings(max_examples=property_examples(100), **SLOW)
 @given(game_specs())
 def test_a_viewer_sees_only_their_own_decision_and_its_cards_are_known_to_them(spec):
     game = random_trajectory(spec)
@@ -93,7 +93,7 @@ def test_a_viewer_sees_only_their_own_decision_and_its_cards_are_known_to_them(s
             assert not unknown, f"{spec}: after step {i}, {d} names hidden cards {unknown}"
 
 
-@settings(max_examples=property_examples(60), **SLOW)
+@settings(max_examples=property_examples(100), **SLOW)
 @given(game_specs())
 def test_the_log_shows_a_viewer_only_cards_they_may_see(spec):
     game = random_trajectory(spec)
@@ -116,3 +116,27 @@ def test_the_log_shows_a_viewer_only_cards_they_may_see(spec):
                 assert e.cards == () and e.detail == len(raw.cards) and \
                     (e.kind, e.player) == (raw.kind, raw.player), \
                     f"{spec}: seat {viewer} sees {e} of the hidden {raw}"
+
+
+# Public events whose kind shows the cards by its nature (a play, a gain from the Supply, a
+# reveal, a trashing, a face-up discard or set-aside, a named card; rulebook: "set aside cards
+# are normally public"). Any other public event that names cards (a card put onto the deck or
+# into the hand, ...) must only name cards that were already public.
+SHOWING_KINDS = ("play", "gain", "buy", "reveal", "trash", "discard", "set_aside", "name")
+
+
+@settings(max_examples=property_examples(100), **SLOW)
+@given(game_specs())
+def test_a_public_event_that_moves_cards_names_only_cards_already_shown(spec):
+    game = random_trajectory(spec)
+    for i, (before, after) in enumerate(zip(game.states, game.states[1:])):
+        shown = {seat: set(ps.aside) | set(ps.in_play) | set(ps.discard[-1:])
+                 for seat, ps in enumerate(before.players)}
+        for e in after.log[len(before.log):]:
+            if e.seen_by is not None:
+                continue
+            if e.kind not in SHOWING_KINDS:
+                hidden = set(e.cards) - shown[e.player]
+                assert not hidden, (f"{spec}: step {i} ({game.answers[i]}) logs {e} publicly "
+                                    f"but {hidden} had not been shown")
+            shown[e.player].update(e.cards)

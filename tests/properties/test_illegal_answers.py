@@ -82,7 +82,7 @@ def illegal_answer(d, rng):
             return answer
 
 
-@settings(max_examples=property_examples(60), **SLOW)
+@settings(max_examples=property_examples(100), **SLOW)
 @given(game_specs(), st.integers(0, 2 ** 32 - 1))
 def test_an_illegal_answer_raises_and_changes_nothing(spec, try_seed):
     game = random_trajectory(spec)
@@ -102,7 +102,7 @@ def test_an_illegal_answer_raises_and_changes_nothing(spec, try_seed):
         assert dominion.step(state, game.answers[i]) == game.states[i + 1]
 
 
-@settings(max_examples=property_examples(40), **SLOW)
+@settings(max_examples=property_examples(60), **SLOW)
 @given(game_specs(), st.integers(0, 2 ** 32 - 1))
 def test_an_answer_from_a_seat_not_asked_raises_and_changes_nothing(spec, try_seed):
     game = random_trajectory(spec)

@@ -17,7 +17,7 @@ COUNTERS = ("actions", "buys", "coins", "turn", "actions_played", "cost_reductio
             "copper_bonus", "merchants", "silvers_played", "next_uid")
 
 
-@settings(max_examples=property_examples(400), **SLOW)
+@settings(max_examples=property_examples(600), **SLOW)
 @given(game_specs())
 def test_every_random_game_ends(spec):
     game = random_trajectory(spec)  # fails naming the spec past the turn cap
@@ -50,7 +50,7 @@ def test_a_game_with_a_copper_left_goes_on():
     assert dominion.pending(state).moves == (Move(BUY, "Copper"), Move(END_PHASE))
 
 
-@settings(max_examples=property_examples(250), **SLOW)
+@settings(max_examples=property_examples(400), **SLOW)
 @given(game_specs())
 def test_cards_are_conserved_after_every_step(spec):
     _, states, answers, _ = random_trajectory(spec)
@@ -74,13 +74,14 @@ def negative_counters(state) -> list:
     return bad
 
 
-@settings(max_examples=property_examples(200), **SLOW)
+@settings(max_examples=property_examples(300), **SLOW)
 @given(game_specs())
 def test_no_counter_ever_goes_negative(spec):
     _, states, answers, _ = random_trajectory(spec)
     for i, state in enumerate(states):
-        assert not negative_counters(state), \
-            f"{spec}: after step {i} ({answers[i - 1] if i else 'setup'}): {negative_counters(state)}"
+        after = answers[i - 1] if i else "setup"
+        assert not negative_counters(state), f"{spec}: after step {i} ({after}): " \
+            f"{negative_counters(state)}"
         assert state.turn == sum(state.turns_taken)
         assert 0 <= state.current < spec.players
 
@@ -116,7 +117,7 @@ def malformed(state, d) -> str:
     return "" if ok else f"bounds {d.min}..{d.max} do not fit its cards/options"
 
 
-@settings(max_examples=property_examples(150), **SLOW)
+@settings(max_examples=property_examples(250), **SLOW)
 @given(game_specs())
 def test_every_pending_decision_has_legal_answers_it_describes(spec):
     states = random_trajectory(spec).states
@@ -136,7 +137,7 @@ def play_with_bots(spec: GameSpec, turns: int = 500) -> dominion.State:
     return state
 
 
-@settings(max_examples=property_examples(60), **SLOW)
+@settings(max_examples=property_examples(100), **SLOW)
 @given(game_specs())
 def test_the_same_seed_and_answers_give_the_same_game(spec):
     first, second = play_with_bots(spec), play_with_bots(spec)

@@ -30,7 +30,7 @@ def mid_card_indices(states) -> list:
             if (d := dominion.pending(s)) is not None and d.card is not None]
 
 
-@settings(max_examples=property_examples(120), **SLOW)
+@settings(max_examples=property_examples(180), **SLOW)
 @given(game_specs())
 def test_replaying_the_record_gives_an_equal_state(spec):
     game = random_trajectory(spec)
@@ -40,7 +40,7 @@ def test_replaying_the_record_gives_an_equal_state(spec):
     assert dominion.replay(dominion.record(middle)) == middle
 
 
-@settings(max_examples=property_examples(120), **SLOW)
+@settings(max_examples=property_examples(160), **SLOW)
 @given(game_specs())
 def test_a_state_restored_in_the_middle_of_a_card_resumes_identically(spec):
     game = random_trajectory(spec)

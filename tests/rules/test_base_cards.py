@@ -701,6 +701,14 @@ def test_chancellor_puts_the_deck_into_the_discard_pile_without_naming_cards():
         assert event.cards == () and event.detail == 3
 
 
+def test_chancellor_flips_the_deck_so_its_bottom_card_ends_on_top_of_the_discard_pile():
+    s = at("Chancellor", hands=[["Chancellor"]], decks=[["Gold", "Province", "Copper"]],
+           discards=[["Estate"]])
+    s = answer(play(s, "Chancellor"), "yes")
+    assert discard(s) == ["Estate", "Gold", "Province", "Copper"]  # bottom first
+    assert dominion.view(s, 1).players[0].discard_top == "Copper"
+
+
 def test_chancellor_may_keep_the_deck():
     s = answer(play(at("Chancellor", hands=[["Chancellor"]], decks=[["Gold"]]), "Chancellor"),
                "no")
