@@ -217,7 +217,7 @@ def supply_count(w, name: str) -> int:
 
 def empty_piles(w) -> int:
     """How many Supply piles are empty."""
-    return sum(1 for n in w.supply if n == 0)
+    return w.supply.count(0)
 
 
 def others(w, player: int) -> list:
@@ -586,6 +586,16 @@ def start_turn(w: Work) -> None:
     push(w, action_phase)
 
 
+ACTION_PROMPT = "Action phase: play an Action or end the phase"
+BUY_PROMPT = "Buy phase: play Treasures, buy a card, or end your turn"
+
+
+def turn_decision(player: int, prompt: str, purpose: str, moves: tuple) -> Decision:
+    """The turn's standing decision (built from its fields directly: it is made twice a turn)."""
+    return _new_tuple(Decision, (player, TURN, prompt, None, purpose, (), (), moves, 1, 1, (),
+                                 None))
+
+
 @continuation
 def action_phase(w: Work) -> None:
     """The Action phase's standing decision; skipped when no Action can be played."""
@@ -595,9 +605,7 @@ def action_phase(w: Work) -> None:
         playable = sorted({c for c in hand if CARDS[c].is_action})
         if playable:
             moves = tuple(play_move(c) for c in playable) + (END_THE_PHASE,)
-            _ask(w, Decision(p, TURN, "Action phase: play an Action or end the phase",
-                             purpose="action_phase", moves=moves, min=1, max=1),
-                 turn_answer, ())
+            _ask(w, turn_decision(p, ACTION_PROMPT, "action_phase", moves), turn_answer, ())
             return
     w.phase = BUY
     buy_phase(w)
@@ -621,8 +629,7 @@ def buy_phase(w: Work) -> None:
         cleanup(w)
         return
     moves.append(END_THE_PHASE)
-    _ask(w, Decision(p, TURN, "Buy phase: play Treasures, buy a card, or end your turn",
-                     purpose="buy_phase", moves=tuple(moves), min=1, max=1), turn_answer, ())
+    _ask(w, turn_decision(p, BUY_PROMPT, "buy_phase", tuple(moves)), turn_answer, ())
 
 
 @continuation

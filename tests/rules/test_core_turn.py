@@ -49,3 +49,10 @@ def test_cleanup_draws_five_and_passes_the_turn():
     assert s.current == 1
     assert hand(s, 0) == ["Estate"] * 5
     assert s.players[0].discard[-5:] == ("Copper",) * 5
+
+
+def test_turn_decisions_equal_the_same_decision_built_field_by_field():
+    s = at(hands=[["Copper", "Village"]])
+    d = dominion.pending(s)
+    assert d == dominion.Decision(d.player, dominion.TURN, d.prompt, purpose=d.purpose,
+                                  moves=d.moves, min=1, max=1)
