@@ -203,3 +203,21 @@ def test_network_bot_rides_through_a_server_restart(tmp_path, kingdom):
     finally:
         client.close()
         second.stop()
+
+
+def test_network_decisions_carry_every_event_once_so_bots_can_count_their_cards(client, kingdom):
+    game = client.create_game(2, bots={1: "big-money"}, kingdom=kingdom, seed=21)
+    seat = client.seat(game.game_id, game.tokens[0])
+    bot = dominion.bots.make_bot("smithy-big-money", 5)
+    seen = []
+    for pending in seat.decisions():
+        view = pending.view
+        assert view.log_start == len(seen)  # nothing missed, nothing repeated
+        seen.extend(view.log)
+        seat.answer(pending, bot.answer(pending.decision, view))
+    full = client.spectate(game.game_id).view(log_from=0).log
+    mine = dominion.replay(client.record(game.game_id))
+    assert len(seen) <= len(full)
+    expected = dominion.view(mine, 0).log[:len(seen)]
+    assert [(e.kind, e.player, e.cards) for e in seen] == \
+        [(e.kind, e.player, e.cards) for e in expected]

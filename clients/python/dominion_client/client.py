@@ -168,15 +168,29 @@ class Seat:
 
     def decisions(self, on_event=None) -> Iterator[PendingDecision]:
         """My decisions, one at a time, until the game ends; ``on_event(dominion.Event)`` is
-        called for each event seen on the way. The game's result is then in `result`."""
+        called for each event seen on the way. The game's result is then in `result`.
+
+        Each decision's view carries, as its log, the events streamed since the previous
+        decision (``log_start`` is the first one's index), so a bot that counts its cards from
+        the log (``bot.log_from``) sees over the network what it would see in-process."""
+        unseen: list = []
+        first = self.next_event
         for update in self.updates():
-            if on_event is not None:
-                for event in update.events:
-                    on_event(event_from_pb(event))
+            for event in update.events:
+                converted = event_from_pb(event)
+                if on_event is not None:
+                    on_event(converted)
+                if not unseen:
+                    first = event.index
+                unseen.append(converted)
             if update.HasField("decision"):
                 msg = update.decision
+                view = view_from_pb(msg.view)
+                if not view.log and unseen:
+                    view = view._replace(log=tuple(unseen), log_start=first)
+                unseen = []
                 yield PendingDecision(msg.decision.sequence, decision_from_pb(msg.decision),
-                                      view_from_pb(msg.view), msg)
+                                      view, msg)
             if update.HasField("game_over"):
                 self.result = GameResult(tuple(update.game_over.scores),
                                          tuple(update.game_over.winners))
