@@ -197,6 +197,12 @@ def affordable_buys(pile_names: tuple, reduction: int, coins: int) -> tuple:
                  if c <= coins)
 
 
+@lru_cache(maxsize=4096)
+def affordable_moves(pile_names: tuple, reduction: int, coins: int) -> tuple:
+    """The Moves of `affordable_buys` alone, for when no pile is empty (memoized)."""
+    return tuple(m for _, m in affordable_buys(pile_names, reduction, coins))
+
+
 @lru_cache(maxsize=None)
 def play_move(name: str) -> Move:
     """The Move playing ``name`` (memoized)."""
@@ -470,28 +476,40 @@ def play_all_treasures(w: Work, player: int) -> None:
     (Treasures in scope have no text beyond their value, so the order cannot matter), logged
     as one event."""
     pl = w.players[player]
-    hand = pl.hand
-    treasures = tuple(c for c in hand if CARDS[c].is_treasure)
+    kept, treasures = [], []
+    cards = CARDS
+    for c in pl.hand:  # one pass: this runs once in nearly every turn
+        (treasures if cards[c].is_treasure else kept).append(c)
     if not treasures:
         return
-    pl.hand = tuple(c for c in hand if not CARDS[c].is_treasure)
+    treasures = tuple(treasures)
+    pl.hand = tuple(kept)
     pl.in_play += treasures
     w.next_uid += len(treasures)
     log(w, "play", player, treasures)
-    for name in treasures:
-        w.coins += treasure_value(w, name)
+    w.coins += treasures_value(w, treasures)
 
 
 def treasure_value(w, name: str) -> int:
-    """Coins a Treasure makes when played now (Coppersmith, Merchant's first Silver)."""
-    c = CARDS[name]
-    value = c.coins
-    if name == "Copper":
-        value += w.copper_bonus
-    elif name == "Silver":
+    """Coins a Treasure makes when played now (see `treasures_value`)."""
+    return treasures_value(w, (name,))
+
+
+def treasures_value(w, names: tuple) -> int:
+    """Coins the Treasures ``names`` make when played now, one after the other: their printed
+    value, +$1 per Copper for each Coppersmith played this turn, and +$1 per Merchant played
+    this turn on the first Silver (rulebook, Merchant). Counts the Silvers played."""
+    value = 0
+    cards = CARDS
+    for name in names:
+        value += cards[name].coins
+    if w.copper_bonus:
+        value += w.copper_bonus * names.count("Copper")
+    silvers = names.count("Silver")
+    if silvers:
         if w.silvers_played == 0:
             value += w.merchants
-        w.silvers_played += 1
+        w.silvers_played += silvers
     return value
 
 
@@ -583,11 +601,29 @@ def start_turn(w: Work) -> None:
     taken[p] += 1
     w.turns_taken = tuple(taken)
     log(w, "turn", p, (), None, w.turn)
-    push(w, action_phase)
+    action_phase(w)  # called, not pushed: it is the last thing a turn's start does
 
 
 ACTION_PROMPT = "Action phase: play an Action or end the phase"
 BUY_PROMPT = "Buy phase: play Treasures, buy a card, or end your turn"
+
+
+@lru_cache(maxsize=1024)
+def playable_actions(kinds: frozenset) -> tuple:
+    """The Action cards among the card names ``kinds``, sorted (memoized by the set of names in
+    a hand, of which few recur: the Action phase asks at every turn)."""
+    return tuple(sorted(c for c in kinds if CARDS[c].is_action))
+
+
+@lru_cache(maxsize=1024)
+def treasure_moves(kinds: frozenset) -> tuple:
+    """The Buy phase's moves playing Treasures from a hand holding the card names ``kinds``:
+    all of them, then each kind, sorted; () when there is none (memoized like
+    `playable_actions`)."""
+    treasures = sorted(c for c in kinds if CARDS[c].is_treasure)
+    if not treasures:
+        return ()
+    return (PLAY_ALL_TREASURES,) + tuple(play_move(c) for c in treasures)
 
 
 def turn_decision(player: int, prompt: str, purpose: str, moves: tuple) -> Decision:
@@ -601,8 +637,7 @@ def action_phase(w: Work) -> None:
     """The Action phase's standing decision; skipped when no Action can be played."""
     p = w.current
     if w.actions > 0:
-        hand = w.players[p].hand
-        playable = sorted({c for c in hand if CARDS[c].is_action})
+        playable = playable_actions(frozenset(w.players[p].hand))
         if playable:
             moves = tuple(play_move(c) for c in playable) + (END_THE_PHASE,)
             _ask(w, turn_decision(p, ACTION_PROMPT, "action_phase", moves), turn_answer, ())
@@ -615,21 +650,20 @@ def action_phase(w: Work) -> None:
 def buy_phase(w: Work) -> None:
     """The Buy phase's standing decision: play Treasures (until the first buy), buy, or end."""
     p = w.current
-    moves = []
-    if not w.bought:
-        treasures = sorted({c for c in w.players[p].hand if CARDS[c].is_treasure})
-        if treasures:
-            moves.append(PLAY_ALL_TREASURES)
-            moves.extend(play_move(c) for c in treasures)
+    plays = () if w.bought else treasure_moves(frozenset(w.players[p].hand))
+    buys = ()
     if w.buys > 0:
         supply = w.supply
-        moves.extend([m for i, m in affordable_buys(w.pile_names, w.cost_reduction, w.coins)
-                      if supply[i]])
-    if not moves:
+        if 0 in supply:  # some pile is empty: leave it out
+            buys = tuple([m for i, m in affordable_buys(w.pile_names, w.cost_reduction, w.coins)
+                          if supply[i]])
+        else:
+            buys = affordable_moves(w.pile_names, w.cost_reduction, w.coins)
+    if not plays and not buys:
         cleanup(w)
         return
-    moves.append(END_THE_PHASE)
-    _ask(w, turn_decision(p, BUY_PROMPT, "buy_phase", tuple(moves)), turn_answer, ())
+    _ask(w, turn_decision(p, BUY_PROMPT, "buy_phase", plays + buys + (END_THE_PHASE,)),
+         turn_answer, ())
 
 
 @continuation

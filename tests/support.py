@@ -36,6 +36,15 @@ def answer(state, value, player=None):
     return dominion.step(state, value, player)
 
 
+def asked(state, kind, player=0, purpose=None):
+    """The pending decision, checked to be of ``kind`` for ``player`` (and ``purpose``)."""
+    d = dominion.pending(state)
+    assert d is not None and d.kind == kind and d.player == player, d
+    if purpose is not None:
+        assert d.purpose == purpose, d
+    return d
+
+
 def hand(state, seat=0):
     return sorted(state.players[seat].hand)
 

@@ -155,11 +155,14 @@ def _bureaucrat(w, p, uid):
 
 @continuation
 def _bureaucrat_victim(w, victim):
+    """A hand with no Victory card is revealed sorted: the rulebook ("Reveal a card") shows the
+    cards, not the order they were drawn in, which would tell others which card was passed by
+    Masquerade or where a card was put in the deck (Courtyard, Secret Passage)."""
     hand = w.players[victim].hand
     victory = _distinct(c for c in hand if CARDS[c].is_victory)
     if not victory:
         if hand:
-            log(w, "reveal", victim, hand, None, "no Victory card")
+            log(w, "reveal", victim, tuple(sorted(hand)), None, "no Victory card")
         return
     ask_select(w, victim, "Bureaucrat: reveal a Victory card and put it onto your deck",
                "Bureaucrat", "topdeck", victory, 1, 1, _bureaucrat_topdeck, victim)

@@ -859,3 +859,82 @@ def test_every_base_card_plays_in_a_random_game_to_the_end():
                 break
             s = dominion.step(s, random_answer(d, rng), d.player)
         assert dominion.pending(s) is None
+
+
+# --- Review: rulings across cards -------------------------------------------------------------
+
+def test_bureaucrat_revealed_hand_does_not_show_the_order_it_was_drawn_in():
+    """Revealing shows the cards, not the order they came in (which could tell where a card was
+    put in the deck, or which card Masquerade passed)."""
+    s = at("Bureaucrat", hands=[["Bureaucrat"], ["Silver", "Gold", "Copper"]])
+    s = play(s, "Bureaucrat")
+    reveal = log_seen_by(s, 0, "reveal")[-1]
+    assert reveal.player == 1 and reveal.cards == ("Copper", "Gold", "Silver")
+
+
+def test_bureaucrat_victim_puts_a_dual_typed_victory_card_onto_the_deck():
+    """Intrigue: Nobles is an Action and a Victory card for all purposes."""
+    s = at("Bureaucrat", "Nobles", hands=[["Bureaucrat"], ["Nobles", "Copper"]])
+    s = play(s, "Bureaucrat")
+    assert deck_top_first(s, 1) == ["Nobles"] and hand(s, 1) == ["Copper"]
+
+
+def test_bandit_victim_trashes_a_harem_as_a_treasure_other_than_copper():
+    s = at("Bandit", "Harem", hands=[["Bandit"]], decks=[[], ["Copper", "Harem"]])
+    s = play(s, "Bandit")
+    assert s.trash == ("Harem",) and discard(s, 1) == ["Copper"]
+
+
+def test_mine_may_trade_a_silver_for_a_harem():
+    """Intrigue 1st ed., dual types: "Mine can be used to trade in Silver for a Harem"."""
+    s = at("Mine", "Harem", hands=[["Mine", "Silver"]])
+    s = answer(play(s, "Mine"), ["Silver"])
+    assert "Harem" in pending(s).cards
+    s = answer(s, ["Harem"])
+    assert hand(s) == ["Harem"] and s.trash == ("Silver",)
+
+
+def test_adventurer_finds_harem_as_a_treasure():
+    """Intrigue 1st ed., dual types: "Adventurer will find Harems"."""
+    s = at("Adventurer", "Harem", hands=[["Adventurer"]],
+           decks=[["Harem", "Estate", "Copper", "Gold"]])
+    s = play(s, "Adventurer")
+    assert hand(s) == ["Copper", "Harem"] and discard(s) == ["Estate"]
+
+
+def test_remodel_compares_costs_after_bridge():
+    """Bridge: every card costs $1 less, so a Gold ($5 now) remodels into a Province ($7 now)."""
+    s = at("Remodel", "Bridge", hands=[["Village", "Bridge", "Remodel", "Gold"]],
+           decks=[["Copper"]])
+    s = play(play(play(s, "Village"), "Bridge"), "Remodel")
+    s = answer(s, ["Gold"])
+    assert "Province" in pending(s).cards
+    s = answer(s, ["Province"])
+    assert discard(s) == ["Province"]
+
+
+def test_workshop_gains_a_duchy_after_bridge():
+    """Intrigue 1st ed., Bridge: "you could use Workshop to gain a Duchy"."""
+    s = at("Workshop", "Bridge", hands=[["Village", "Bridge", "Workshop"]], decks=[["Copper"]])
+    s = play(play(play(s, "Village"), "Bridge"), "Workshop")
+    assert "Duchy" in pending(s).cards
+
+
+def test_vassal_playing_a_discarded_attack_lets_the_others_react_first():
+    s = at("Vassal", "Militia", "Moat", hands=[["Vassal"], ["Moat"] + ["Copper"] * 4],
+           decks=[["Militia"]])
+    s = answer(play(s, "Vassal"), "yes")
+    d = pending(s)
+    assert (d.player, d.purpose, d.cards) == (1, "react", ("Moat",))
+    s = answer(s, ["Moat"], 1)
+    assert pending(s).kind == TURN and len(hand(s, 1)) == 5
+    assert s.coins == 4  # Vassal's $2 and Militia's $2
+
+
+def test_throne_room_on_merchant_gives_two_coins_on_the_first_silver_only():
+    """Each play of Merchant adds $1 to the first Silver (rulebook, Merchant; Throne Room)."""
+    s = at("Merchant", hands=[["Throne Room", "Merchant", "Silver", "Silver"]],
+           decks=[["Copper", "Copper"]])
+    s = answer(play(s, "Throne Room"), ["Merchant"])
+    s = answer(to_buy_phase(s), Move(dominion.PLAY_TREASURES))
+    assert s.coins == 2 + 2 + 2 + 1 + 1

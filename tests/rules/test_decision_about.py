@@ -1,15 +1,7 @@
 """Decisions say which cards and which other seat they are about (`Decision.about_cards`,
 `Decision.about_player`), so that bots and front ends never parse the prompt."""
-from dominion import CHOOSE, SELECT, pending, step
-from tests.support import at, play
-
-
-def asked(s, kind, player=0, purpose=None):
-    d = pending(s)
-    assert d is not None and d.kind == kind and d.player == player, d
-    if purpose is not None:
-        assert d.purpose == purpose, d
-    return d
+from dominion import CHOOSE, SELECT, step
+from tests.support import asked, at, play
 
 
 def test_spy_decision_names_the_revealed_card_and_whose_it_is():

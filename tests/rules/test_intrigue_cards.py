@@ -7,7 +7,7 @@ from dominion import CHOOSE, ORDER, SELECT, TURN, Move, cost, pending, player_sc
 from dominion.bots import make_bot
 from dominion.engine import supply_count
 from dominion.kingdoms import RECOMMENDED
-from tests.support import at, deck_top_first, hand, play
+from tests.support import asked, at, deck_top_first, hand, play
 
 INTRIGUE_2E = ("Baron", "Bridge", "Conspirator", "Courtier", "Courtyard", "Diplomat", "Duke",
                "Harem", "Ironworks", "Lurker", "Masquerade", "Mill", "Mining Village", "Minion",
@@ -22,15 +22,6 @@ def go(s, *answers):
     for a in answers:
         s = step(s, a)
     return s
-
-
-def asked(s, kind, player=0, purpose=None):
-    """The pending decision, checked to be of ``kind`` for ``player`` (and ``purpose``)."""
-    d = pending(s)
-    assert d is not None and d.kind == kind and d.player == player, d
-    if purpose is not None:
-        assert d.purpose == purpose, d
-    return d
 
 
 def seen(s, viewer, kind):
@@ -876,3 +867,66 @@ def test_recommended_intrigue_kingdom_plays_to_the_end_with_random_bots(kingdom,
         s = step(s, bots[d.player].answer(d, dominion.view(s, d.player, log_from=None)),
                  d.player)
     assert dominion.winners(s)
+
+
+# --- Review: rulings across cards -----------------------------------------------------------
+
+def test_diplomats_are_revealed_one_at_a_time():
+    """Rulebook, Diplomat: "you cannot reveal two Diplomats simultaneously"."""
+    s = at("Diplomat", hands=[["Militia"], ["Diplomat", "Diplomat"] + ["Copper"] * 4],
+           decks=[[], ["Silver", "Gold", "Estate", "Estate"]])
+    d = asked(play(s, "Militia"), SELECT, 1, "react")
+    assert d.cards == ("Diplomat",) and d.max == 1
+
+
+def test_secret_chamber_may_be_revealed_after_moat_against_an_attack_that_no_longer_hits():
+    """Rulebook (1st ed.), Secret Chamber: it may be revealed "even if that Attack would not
+    affect you"; Moat still protects afterwards."""
+    s = at("Secret Chamber", hands=[["Militia"], ["Moat", "Secret Chamber"] + ["Copper"] * 3],
+           decks=[[], ["Gold", "Silver"]])
+    s = play(s, "Militia")
+    assert asked(s, SELECT, 1, "react").cards == ("Moat", "Secret Chamber")
+    s = step(s, ["Moat"])
+    assert asked(s, SELECT, 1, "react").cards == ("Secret Chamber",)  # Moat not again
+    s = go(s, ["Secret Chamber"], ["Copper", "Copper"])
+    assert asked(s, SELECT, 1, "react").cards == ("Secret Chamber",)  # still in hand
+    s = step(s, [])
+    assert asked(s, TURN, 0)  # protected: no Militia discard
+    assert hand(s, 1) == ["Copper", "Gold", "Moat", "Secret Chamber", "Silver"]
+
+
+def test_tribute_is_not_an_attack_so_moat_cannot_be_revealed():
+    s = at("Tribute", hands=[["Tribute"], ["Moat"]], decks=[[], ["Gold", "Estate"]])
+    s = play(s, "Tribute")
+    assert asked(s, TURN, 0) and s.coins == 2 and discard_of(s, 1) == ["Estate", "Gold"]
+
+
+def test_courtier_counts_attack_as_a_type():
+    """Rulebook, Courtier: the types include Attack and Reaction."""
+    s = play(at("Courtier", hands=[["Courtier", "Militia"]]), "Courtier")
+    assert asked(s, CHOOSE, purpose="choose").min == 2
+
+
+def test_conspirator_counts_an_action_played_by_vassal():
+    """Conspirator counts Actions played this turn; Vassal's Action is played."""
+    s = at("Vassal", "Conspirator", hands=[["Village", "Vassal"]],
+           decks=[["Copper", "Conspirator", "Estate"]])
+    s = go(play(play(s, "Village"), "Vassal"), "yes")
+    assert hand(s) == ["Copper", "Estate"] and s.actions == 2 and s.coins == 4
+
+
+def test_replace_compares_costs_after_bridge():
+    s = at("Replace", "Bridge", hands=[["Village", "Bridge", "Replace", "Gold"]],
+           decks=[["Copper"]])
+    s = go(play(play(play(s, "Village"), "Bridge"), "Replace"), ["Gold"])
+    assert "Province" in asked(s, SELECT, purpose="gain").cards
+
+
+def test_throne_room_on_torturer_lets_the_others_react_before_each_play():
+    s = at("Torturer", "Diplomat",
+           hands=[["Throne Room", "Torturer"], ["Diplomat"] + ["Copper"] * 4],
+           decks=[["Copper"] * 6, ["Estate"] * 4])
+    s = go(play(s, "Throne Room"), ["Torturer"])
+    assert asked(s, SELECT, 1, "react").cards == ("Diplomat",)
+    s = go(s, [], "gain a Curse to your hand")
+    assert asked(s, SELECT, 1, "react").cards == ("Diplomat",)  # the second play

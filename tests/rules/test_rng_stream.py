@@ -1,0 +1,47 @@
+"""The random stream is part of the contract: a seed gives the same shuffles in every version, so
+game records replay. These pin exact outputs of `dominion.rng`."""
+from dominion import rng
+
+
+def fisher_yates_with_below(state, items):
+    """The specification of `rng.shuffled`: Fisher-Yates from the top index down, each swap
+    partner drawn by `rng.below` (splitmix64 with rejection sampling)."""
+    out = list(items)
+    for i in range(len(out) - 1, 0, -1):
+        state, j = rng.below(state, i + 1)
+        out[i], out[j] = out[j], out[i]
+    return state, tuple(out)
+
+
+def test_seed_state_is_pinned():
+    assert rng.seed_state(0) == 16294208416658607535
+    assert rng.seed_state(12345) == 2454886589211414944
+    assert rng.seed_state(2**64 - 1) == 16490336266968443936
+
+
+def test_below_is_pinned():
+    assert rng.below(rng.seed_state(99), 6) == (16225100495840208888, 4)
+
+
+def test_shuffles_are_pinned():
+    assert rng.shuffled(rng.seed_state(0), tuple(range(10))) == \
+        (8220177348310084204, (0, 1, 4, 6, 3, 9, 8, 7, 2, 5))
+    assert rng.shuffled(rng.seed_state(12345), tuple("ABCDEFGHIJKLMNOPQRSTUVWXYZ")) == \
+        (10771595966648102829, tuple("BQGYATDEIPFNSKZHUJCXWVLMOR"))
+    assert rng.shuffled(rng.seed_state(2**64 - 1), tuple(range(40))) == \
+        (18396356451543946067,
+         (31, 38, 13, 20, 37, 5, 36, 33, 4, 26, 14, 19, 39, 22, 34, 27, 24, 15, 35, 3, 30, 10, 0,
+          11, 21, 8, 2, 18, 29, 9, 23, 28, 12, 17, 16, 32, 25, 6, 1, 7))
+
+
+def test_shuffling_fewer_than_two_cards_draws_nothing():
+    s = rng.seed_state(7)
+    assert rng.shuffled(s, ("x",)) == (s, ("x",))
+    assert rng.shuffled(s, ()) == (s, ())
+
+
+def test_shuffled_is_fisher_yates_driven_by_below():
+    for seed in range(300):
+        items = tuple(range(seed % 70))
+        s = rng.seed_state(seed * 7919)
+        assert rng.shuffled(s, items) == fisher_yates_with_below(s, items)
