@@ -12,46 +12,14 @@ need to reveal them all, just the one you put on top" (the view shows every disc
 from ..card import (ACTION_T, ATTACK_T, BASE_1E, BASE_2E, CARDS, REACTION_T, VICTORY_T, Card,
                     continuation, define)
 from ..engine import (ask_order, ask_select, ask_yes_no, attacked, cost, discard, draw,
-                      each_attacked, empty_piles, gain, gain_from_trash, gainable, log,
+                      each_attacked, empty_piles, gain, gain_from_trash, log,
                       look_at_deck, move, others, play, push, remove, replay, reveal_from_deck,
                       take_from_deck, to_hand, topdeck, trash, trash_self)
+from .common import ask_gain, discard_chosen, distinct, reveal_hand, topdeck_chosen
 
 BOTH = (BASE_2E, BASE_1E)  # a card in both editions' pools
 A = (ACTION_T,)
 AA = (ACTION_T, ATTACK_T)
-
-
-# --- Shared pieces ----------------------------------------------------------------------------
-
-def _distinct(cards) -> tuple:
-    """Sorted distinct names: the pool for "choose one card" (copies are interchangeable, and a
-    single kind of card is then chosen without asking)."""
-    return tuple(sorted(set(cards)))
-
-
-@continuation
-def _discard_chosen(w, chosen, p, src="hand"):
-    discard(w, p, chosen, src)
-
-
-def _ask_gain(w, p, card_name, max_cost, to="discard", pred=None, trashed=()):
-    """Ask ``p`` to gain a Supply card costing up to ``max_cost`` (now, through `cost`);
-    nothing is asked, and nothing gained, when no pile qualifies. ``trashed`` names the card
-    the gain is based on, if any (the Decision's ``about_cards``)."""
-    ask_select(w, p, f"{card_name}: gain a card costing up to ${max_cost}", card_name, "gain",
-               gainable(w, max_cost, pred), 1, 1, _gain_chosen, p, to, about_cards=trashed)
-
-
-@continuation
-def _gain_chosen(w, chosen, p, to="discard"):
-    """Gain the one chosen Supply card (shared by gain-a-card effects)."""
-    if chosen:
-        gain(w, p, chosen[0], to)
-
-
-@continuation
-def _topdeck_chosen(w, chosen, p, src="hand"):
-    topdeck(w, p, chosen, src)
 
 
 def _is_treasure(c) -> bool:
@@ -104,7 +72,7 @@ def _harbinger(w, p, uid):
     """Rulebook: after +1 Card +1 Action, look through your discard pile; putting a card from
     it onto your deck is optional."""
     ask_select(w, p, "Harbinger: you may put a card from your discard pile onto your deck",
-               "Harbinger", "topdeck", _distinct(w.players[p].discard), 0, 1, _topdeck_chosen,
+               "Harbinger", "topdeck", distinct(w.players[p].discard), 0, 1, topdeck_chosen,
                p, "discard")
 
 
@@ -141,7 +109,7 @@ def _vassal_play(w, yes, p, name):
 # --- Workshop ---------------------------------------------------------------------------------
 
 def _workshop(w, p, uid):
-    _ask_gain(w, p, "Workshop", 4)
+    ask_gain(w, p, "Workshop", 4)
 
 
 # --- Bureaucrat -------------------------------------------------------------------------------
@@ -155,14 +123,11 @@ def _bureaucrat(w, p, uid):
 
 @continuation
 def _bureaucrat_victim(w, victim):
-    """A hand with no Victory card is revealed sorted: the rulebook ("Reveal a card") shows the
-    cards, not the order they were drawn in, which would tell others which card was passed by
-    Masquerade or where a card was put in the deck (Courtyard, Secret Passage)."""
+    """A victim with no Victory card reveals their hand (sorted: see `reveal_hand`)."""
     hand = w.players[victim].hand
-    victory = _distinct(c for c in hand if CARDS[c].is_victory)
+    victory = distinct(c for c in hand if CARDS[c].is_victory)
     if not victory:
-        if hand:
-            log(w, "reveal", victim, tuple(sorted(hand)), None, "no Victory card")
+        reveal_hand(w, victim, "no Victory card")
         return
     ask_select(w, victim, "Bureaucrat: reveal a Victory card and put it onto your deck",
                "Bureaucrat", "topdeck", victory, 1, 1, _bureaucrat_topdeck, victim)
@@ -194,7 +159,7 @@ def _militia_victim(w, victim):
     excess = len(hand) - 3
     if excess > 0:
         ask_select(w, victim, f"Militia: discard down to 3 cards ({excess} to discard)", "Militia",
-                   "discard", hand, excess, excess, _discard_chosen, victim)
+                   "discard", hand, excess, excess, discard_chosen, victim)
 
 
 # --- Moneylender ------------------------------------------------------------------------------
@@ -221,14 +186,14 @@ def _poacher(w, p, uid):
     n = empty_piles(w)
     if n:
         ask_select(w, p, f"Poacher: discard {n} card(s), one per empty Supply pile", "Poacher",
-                   "discard", w.players[p].hand, n, n, _discard_chosen, p)
+                   "discard", w.players[p].hand, n, n, discard_chosen, p)
 
 
 # --- Remodel ----------------------------------------------------------------------------------
 
 def _remodel(w, p, uid):
     ask_select(w, p, "Remodel: trash a card from your hand", "Remodel", "trash",
-               _distinct(w.players[p].hand), 1, 1, _remodel_trash, p)
+               distinct(w.players[p].hand), 1, 1, _remodel_trash, p)
 
 
 @continuation
@@ -237,13 +202,13 @@ def _remodel_trash(w, chosen, p):
     copy of the trashed card; nothing is gained if no pile qualifies."""
     if chosen:
         trash(w, p, chosen)
-        _ask_gain(w, p, "Remodel", cost(w, chosen[0]) + 2, trashed=chosen)
+        ask_gain(w, p, "Remodel", cost(w, chosen[0]) + 2, trashed=chosen)
 
 
 # --- Throne Room ------------------------------------------------------------------------------
 
 def _throne_room(w, p, uid):
-    actions = _distinct(c for c in w.players[p].hand if CARDS[c].is_action)
+    actions = distinct(c for c in w.players[p].hand if CARDS[c].is_action)
     ask_select(w, p, "Throne Room: you may play an Action card from your hand twice",
                "Throne Room", "play", actions, 0, 1, _throne_room_play, p)
 
@@ -274,7 +239,7 @@ def _bandit(w, p, uid):
 @continuation
 def _bandit_victim(w, victim):
     revealed = reveal_from_deck(w, victim, 2)
-    targets = _distinct(c for c in revealed if c != "Copper" and CARDS[c].is_treasure)
+    targets = distinct(c for c in revealed if c != "Copper" and CARDS[c].is_treasure)
     ask_select(w, victim, "Bandit: trash a revealed Treasure other than Copper", "Bandit",
                "trash", targets, 1, 1, _bandit_trash, victim, revealed)
 
@@ -336,7 +301,7 @@ def _library_choice(w, yes, p, set_aside, name):
 # --- Mine -------------------------------------------------------------------------------------
 
 def _mine(w, p, uid):
-    treasures = _distinct(c for c in w.players[p].hand if CARDS[c].is_treasure)
+    treasures = distinct(c for c in w.players[p].hand if CARDS[c].is_treasure)
     ask_select(w, p, "Mine: you may trash a Treasure from your hand", "Mine", "trash",
                treasures, 0, 1, _mine_trash, p)
 
@@ -347,7 +312,7 @@ def _mine_trash(w, chosen, p):
     (up to $3 more, or the same or a cheaper one) goes to the hand and can be played."""
     if chosen:
         trash(w, p, chosen)
-        _ask_gain(w, p, "Mine", cost(w, chosen[0]) + 3, "hand", _is_treasure, chosen)
+        ask_gain(w, p, "Mine", cost(w, chosen[0]) + 3, "hand", _is_treasure, chosen)
 
 
 # --- Sentry -----------------------------------------------------------------------------------
@@ -372,7 +337,7 @@ def _sentry_trash(w, chosen, p, seen):
 def _sentry_discard(w, chosen, p, rest):
     discard(w, p, chosen, "looking")
     ask_order(w, p, "Sentry: put these back onto your deck (first on top)", "Sentry",
-              remove(rest, chosen), _topdeck_chosen, p, "looking")
+              remove(rest, chosen), topdeck_chosen, p, "looking")
 
 
 # --- Witch ------------------------------------------------------------------------------------
@@ -390,13 +355,13 @@ def _artisan(w, p, uid):
     """Rulebook: gain a card costing up to $5 to your hand, then put a card from your hand
     (the gained one or another) onto your deck."""
     push(w, _artisan_topdeck, p)
-    _ask_gain(w, p, "Artisan", 5, "hand")
+    ask_gain(w, p, "Artisan", 5, "hand")
 
 
 @continuation
 def _artisan_topdeck(w, p):
     ask_select(w, p, "Artisan: put a card from your hand onto your deck", "Artisan", "topdeck",
-               _distinct(w.players[p].hand), 1, 1, _topdeck_chosen, p)
+               distinct(w.players[p].hand), 1, 1, topdeck_chosen, p)
 
 
 # --- Chancellor (1st edition) -----------------------------------------------------------------
@@ -426,7 +391,7 @@ def _feast(w, p, uid):
     """Rulebook (1st ed.): gaining does not depend on trashing; under Throne Room Feast is
     trashed once and gains twice."""
     trash_self(w, p, "Feast", uid)
-    _ask_gain(w, p, "Feast", 5)
+    ask_gain(w, p, "Feast", 5)
 
 
 # --- Spy (1st edition) ------------------------------------------------------------------------
@@ -474,7 +439,7 @@ def _thief_next(w, thief, victims, trashed):
         return
     victim = victims[0]
     revealed = reveal_from_deck(w, victim, 2)
-    treasures = _distinct(c for c in revealed if CARDS[c].is_treasure)
+    treasures = distinct(c for c in revealed if CARDS[c].is_treasure)
     ask_select(w, thief, f"Thief: choose the Treasure {w.config.players[victim]} trashes",
                "Thief", "trash", treasures, 1, 1, _thief_trash, thief, victim, revealed,
                victims[1:], trashed, about_player=victim)

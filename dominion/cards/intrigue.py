@@ -18,6 +18,8 @@ from ..engine import (ask_choose, ask_order, ask_select, ask_yes_no, attacked, c
                       draw, each_attacked, gain, gain_from_trash, gainable,
                       insert_into_deck, log, others, push, remove, reveal_from_deck,
                       still_in_play, to_hand, topdeck, trash, trash_from_supply, trash_self)
+from .common import (discard_chosen, distinct, gain_chosen, reveal_hand, topdeck_chosen,
+                     trash_chosen)
 
 BOTH = (INTRIGUE_2E, INTRIGUE_1E)  # a card in both editions' pools
 A = (ACTION_T,)
@@ -28,43 +30,9 @@ AR = (ACTION_T, REACTION_T)
 
 # --- Shared steps ---------------------------------------------------------------------------
 
-def _kinds(cards) -> tuple:
-    """The distinct names among ``cards``: the pool when one card is chosen (copies are
-    interchangeable, and a hand of one kind of card is then chosen without asking)."""
-    return tuple(sorted(set(cards)))
-
-
-@continuation
-def _gain_chosen(w, chosen, p):
-    """Gain the one chosen Supply card to the discard pile."""
-    if chosen:
-        gain(w, p, chosen[0])
-
-
-@continuation
-def _discard_chosen(w, chosen, p):
-    discard(w, p, chosen)
-
-
-@continuation
-def _trash_chosen(w, chosen, p):
-    trash(w, p, chosen)
-
-
-@continuation
-def _topdeck_ordered(w, ordered, p, src):
-    """Put cards onto the deck in the chosen order (first on top); the order stays private."""
-    topdeck(w, p, ordered, src)
-
-
 @continuation
 def _discard_aside(w, p, cards):
     discard(w, p, cards, "aside")
-
-
-def _reveal_hand(w, p):
-    """Reveal the whole hand (public), sorted so that the order of drawing stays hidden."""
-    log(w, "reveal", p, tuple(sorted(w.players[p].hand)), None, "hand")
 
 
 def _reveal_four_keep(w, p, card_name, keep):
@@ -75,7 +43,7 @@ def _reveal_four_keep(w, p, card_name, keep):
     to_hand(w, p, kept, "aside")
     rest = remove(revealed, kept)
     ask_order(w, p, f"{card_name}: put the other revealed cards back on your deck in any order",
-              card_name, rest, _topdeck_ordered, p, "aside")
+              card_name, rest, topdeck_chosen, p, "aside")
 
 
 # --- Courtyard ------------------------------------------------------------------------------
@@ -83,7 +51,7 @@ def _reveal_four_keep(w, p, card_name, keep):
 def _courtyard(w, p, uid):
     """Rulebook: the card put on top does not have to be one of the 3 just drawn."""
     ask_select(w, p, "Courtyard: put a card from your hand onto your deck", "Courtyard",
-               "topdeck", _kinds(w.players[p].hand), 1, 1, _topdeck_ordered, p, "hand")
+               "topdeck", distinct(w.players[p].hand), 1, 1, topdeck_chosen, p, "hand")
 
 
 # --- Lurker ---------------------------------------------------------------------------------
@@ -106,7 +74,7 @@ def _lurker_choice(w, chosen, p):
         ask_select(w, p, "Lurker: trash an Action card from the Supply", "Lurker", "trash",
                    piles, 1, 1, _lurker_trash, p)
     else:
-        actions = _kinds(c for c in w.trash if CARDS[c].is_action)
+        actions = distinct(c for c in w.trash if CARDS[c].is_action)
         ask_select(w, p, "Lurker: gain an Action card from the trash", "Lurker", "gain",
                    actions, 1, 1, _lurker_gain, p)
 
@@ -167,7 +135,7 @@ def _masquerade_ask(w, p, passers, chosen):
     seat = passers[len(chosen)]
     receiver = passers[(len(chosen) + 1) % len(passers)]
     ask_select(w, seat, f"Masquerade: choose a card to pass to {w.config.players[receiver]}",
-               "Masquerade", "pass", _kinds(w.players[seat].hand), 1, 1, _masquerade_chosen, p,
+               "Masquerade", "pass", distinct(w.players[seat].hand), 1, 1, _masquerade_chosen, p,
                passers, chosen, about_player=receiver)
 
 
@@ -190,7 +158,7 @@ def _masquerade_chosen(w, answer, p, passers, chosen):
 
 def _masquerade_offer_trash(w, p):
     ask_select(w, p, "Masquerade: you may trash a card from your hand", "Masquerade", "trash",
-               w.players[p].hand, 0, 1, _trash_chosen, p)
+               w.players[p].hand, 0, 1, trash_chosen, p)
 
 
 # --- Shanty Town ----------------------------------------------------------------------------
@@ -198,7 +166,7 @@ def _masquerade_offer_trash(w, p):
 def _shanty_town(w, p, uid):
     """Rulebook: reveal the hand; with no Action card in it (Action-Victory cards count), draw 2
     (both, even if the first drawn is an Action)."""
-    _reveal_hand(w, p)
+    reveal_hand(w, p)
     if not any(CARDS[c].is_action for c in w.players[p].hand):
         draw(w, p, 2)
 
@@ -222,7 +190,7 @@ def _steward_choice(w, chosen, p):
         w.coins += 2
     else:
         ask_select(w, p, "Steward: trash 2 cards from your hand", "Steward", "trash",
-                   w.players[p].hand, 2, 2, _trash_chosen, p)
+                   w.players[p].hand, 2, 2, trash_chosen, p)
 
 
 # --- Swindler -------------------------------------------------------------------------------
@@ -243,7 +211,7 @@ def _swindler_victim(w, victim, attacker):
     trash(w, victim, top, "aside")
     ask_select(w, attacker, f"Swindler: choose the card {w.config.players[victim]} gains",
                "Swindler", "give", gainable(w, cost(w, top[0]), exact=True), 1, 1,
-               _gain_chosen, victim, about_cards=top, about_player=victim)
+               gain_chosen, victim, about_cards=top, about_player=victim)
 
 
 # --- Wishing Well ---------------------------------------------------------------------------
@@ -324,7 +292,7 @@ def _diplomat_react(w, p, attacker):
     """Draw 2, then discard 3 (the Diplomat may be one of them)."""
     draw(w, p, 2)
     ask_select(w, p, "Diplomat: discard 3 cards", "Diplomat", "discard", w.players[p].hand, 3, 3,
-               _discard_chosen, p)
+               discard_chosen, p)
 
 
 # --- Ironworks ------------------------------------------------------------------------------
@@ -395,7 +363,7 @@ def _secret_passage(w, p, uid):
     the bottom or in between; into an empty deck it becomes the only card. The position is a
     CHOOSE among "0" .. str(deck size): how many cards end up above it ("0" = on top)."""
     ask_select(w, p, "Secret Passage: put a card from your hand anywhere in your deck",
-               "Secret Passage", "insert", _kinds(w.players[p].hand), 1, 1, _secret_passage_card,
+               "Secret Passage", "insert", distinct(w.players[p].hand), 1, 1, _secret_passage_card,
                p)
 
 
@@ -422,7 +390,7 @@ COURTIER_OPTIONS = ("+1 Action", "+1 Buy", "+$3", "gain a Gold")
 
 def _courtier(w, p, uid):
     ask_select(w, p, "Courtier: reveal a card from your hand", "Courtier", "reveal",
-               _kinds(w.players[p].hand), 1, 1, _courtier_reveal, p)
+               distinct(w.players[p].hand), 1, 1, _courtier_reveal, p)
 
 
 @continuation
@@ -497,7 +465,7 @@ def _patrol(w, p, uid):
 
 def _replace(w, p, uid):
     ask_select(w, p, "Replace: trash a card from your hand", "Replace", "trash",
-               _kinds(w.players[p].hand), 1, 1, _replace_trash, p)
+               distinct(w.players[p].hand), 1, 1, _replace_trash, p)
 
 
 @continuation
@@ -547,7 +515,7 @@ def _torturer_choice(w, chosen, victim):
         gain(w, victim, "Curse", "hand")
     else:
         ask_select(w, victim, "Torturer: discard 2 cards", "Torturer", "discard",
-                   w.players[victim].hand, 2, 2, _discard_chosen, victim)
+                   w.players[victim].hand, 2, 2, discard_chosen, victim)
 
 
 # --- Trading Post ---------------------------------------------------------------------------
@@ -570,7 +538,7 @@ def _trading_post_trash(w, chosen, p):
 
 def _upgrade(w, p, uid):
     ask_select(w, p, "Upgrade: trash a card from your hand", "Upgrade", "trash",
-               _kinds(w.players[p].hand), 1, 1, _upgrade_trash, p)
+               distinct(w.players[p].hand), 1, 1, _upgrade_trash, p)
 
 
 @continuation
@@ -582,7 +550,7 @@ def _upgrade_trash(w, chosen, p):
     trash(w, p, chosen)
     target = cost(w, chosen[0]) + 1
     ask_select(w, p, f"Upgrade: gain a card costing exactly ${target}", "Upgrade", "gain",
-               gainable(w, target, exact=True), 1, 1, _gain_chosen, p, about_cards=chosen)
+               gainable(w, target, exact=True), 1, 1, gain_chosen, p, about_cards=chosen)
 
 
 # --- Nobles ---------------------------------------------------------------------------------
@@ -627,7 +595,7 @@ def _secret_chamber_react(w, p, attacker):
 @continuation
 def _secret_chamber_put_back(w, chosen, p):
     ask_order(w, p, "Secret Chamber: order the cards you put back", "Secret Chamber", chosen,
-              _topdeck_ordered, p, "hand")
+              topdeck_chosen, p, "hand")
 
 
 # --- Coppersmith (1st edition) --------------------------------------------------------------
@@ -670,7 +638,7 @@ def _saboteur_victim(w, victim):
     push(w, _discard_aside, victim, revealed)
     ask_select(w, victim, f"Saboteur: you may gain a card costing up to "
                f"${cost(w, trashed) - 2}", "Saboteur", "gain",
-               gainable(w, cost(w, trashed) - 2), 0, 1, _gain_chosen, victim,
+               gainable(w, cost(w, trashed) - 2), 0, 1, gain_chosen, victim,
                about_cards=got)
 
 

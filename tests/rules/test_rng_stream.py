@@ -45,3 +45,36 @@ def test_shuffled_is_fisher_yates_driven_by_below():
         items = tuple(range(seed % 70))
         s = rng.seed_state(seed * 7919)
         assert rng.shuffled(s, items) == fisher_yates_with_below(s, items)
+
+
+def _unxorshift(y, k):
+    x = y
+    for _ in range(64 // k + 1):
+        x = y ^ (x >> k)
+    return x
+
+
+def state_before_draw(z):
+    """The generator state whose next draw is ``z`` (splitmix64's mixing is a bijection)."""
+    mask = rng.MASK64
+    x = _unxorshift(z, 31)
+    x = (x * pow(0x94D049BB133111EB, -1, 1 << 64)) & mask
+    x = _unxorshift(x, 27)
+    x = (x * pow(0xBF58476D1CE4E5B9, -1, 1 << 64)) & mask
+    x = _unxorshift(x, 30)
+    return (x - 0x9E3779B97F4A7C15) & mask
+
+
+def test_shuffle_redraws_a_draw_that_rejection_sampling_refuses():
+    # Shuffling 3 cards draws below(3) first; 2**64 - 1 is the one value below(3) refuses.
+    s = state_before_draw(rng.MASK64)
+    assert rng.next_u64(s)[1] == rng.MASK64
+    items = ("a", "b", "c")
+    assert rng.shuffled(s, items) == fisher_yates_with_below(s, items)
+    assert rng.shuffled(s, items)[0] != (s + 2 * 0x9E3779B97F4A7C15) & rng.MASK64  # 3 draws
+
+
+def test_shuffling_a_pile_bigger_than_any_deck_is_still_fisher_yates():
+    s = rng.seed_state(5)
+    items = tuple(range(300))
+    assert rng.shuffled(s, items) == fisher_yates_with_below(s, items)
