@@ -27,37 +27,42 @@ BASIC_PILES = ("Copper", "Silver", "Gold", "Estate", "Duchy", "Province", "Curse
 
 
 class PlayerWork:
-    """Mutable copy of one player's zones, alive only inside one step."""
+    """Mutable copy of one player's zones, alive only inside one step (`Work` makes and
+    freezes them)."""
     __slots__ = PlayerState._fields
-
-    def __init__(self, ps: PlayerState):
-        self.hand, self.deck, self.discard, self.in_play, self.aside, self.looking = ps
-
-    def freeze(self) -> PlayerState:
-        return _new_tuple(PlayerState, (self.hand, self.deck, self.discard, self.in_play,
-                                        self.aside, self.looking))
 
 
 class Work:
-    """Mutable copy of a `State`, alive only inside one call of `step` (an evolver)."""
+    """Mutable copy of a `State`, alive only inside one call of `step` (an evolver). Its
+    ``supply`` stays a tuple, changed through `take_from_pile`."""
     __slots__ = State._fields + ("events",)
 
     def __init__(self, s: State):
-        (self.config, self.pile_names, supply, self.trash, players, self.current, self.phase,
+        (self.config, self.pile_names, self.supply, self.trash, players, self.current, self.phase,
          self.actions, self.buys, self.coins, self.turn, self.turns_taken, self.actions_played,
          self.cost_reduction, self.copper_bonus, self.merchants, self.silvers_played,
          self.bought, self.left_play, self.next_uid, self.immune, stack, self.rng, self.log,
          self.answers) = s
-        self.supply = list(supply)
-        self.players = [PlayerWork(p) for p in players]
+        # Every step copies every player: the copies are made (and frozen) inline, as methods
+        # would cost as much again in calls.
+        new = object.__new__
+        self.players = copies = []
+        for p in players:
+            c = new(PlayerWork)
+            c.hand, c.deck, c.discard, c.in_play, c.aside, c.looking = p
+            copies.append(c)
         self.stack = list(stack)
         self.events = []
 
     def freeze(self) -> State:
         log = self.log.extend(self.events) if self.events else self.log
+        players = []
+        for p in self.players:  # a plain loop: a comprehension costs a function call
+            players.append(_new_tuple(PlayerState, (p.hand, p.deck, p.discard, p.in_play,
+                                                    p.aside, p.looking)))
         return _new_tuple(State, (
-            self.config, self.pile_names, tuple(self.supply), self.trash,
-            tuple([p.freeze() for p in self.players]), self.current, self.phase, self.actions,
+            self.config, self.pile_names, self.supply, self.trash, tuple(players),
+            self.current, self.phase, self.actions,
             self.buys, self.coins, self.turn, self.turns_taken, self.actions_played,
             self.cost_reduction, self.copper_bonus, self.merchants, self.silvers_played,
             self.bought, self.left_play, self.next_uid, self.immune, tuple(self.stack), self.rng,
@@ -213,6 +218,15 @@ def play_move(name: str) -> Move:
 def pile_index(pile_names: tuple) -> dict:
     """Supply pile name -> index into ``supply`` (memoized: a pure function of the names)."""
     return {name: i for i, name in enumerate(pile_names)}
+
+
+def take_from_pile(w: Work, i: int) -> None:
+    """One card fewer in Supply pile ``i``. The Supply stays a tuple in a `Work`: it changes
+    at most a few times in a step, while copying it to a list and back would cost at every
+    step."""
+    supply = list(w.supply)
+    supply[i] -= 1
+    w.supply = tuple(supply)
 
 
 def supply_count(w, name: str) -> int:
@@ -387,7 +401,7 @@ def gain(w: Work, player: int, name: str, to: str = "discard") -> bool:
     i = pile_index(w.pile_names).get(name)
     if i is None or w.supply[i] == 0:
         return False
-    w.supply[i] -= 1
+    take_from_pile(w, i)
     pl = w.players[player]
     setattr(pl, to, getattr(pl, to) + (name,))
     log(w, "gain", player, (name,), None, to)
@@ -408,7 +422,7 @@ def trash_from_supply(w: Work, player: int, name: str) -> bool:
     i = pile_index(w.pile_names).get(name)
     if i is None or w.supply[i] == 0:
         return False
-    w.supply[i] -= 1
+    take_from_pile(w, i)
     w.trash += (name,)
     log(w, "trash", player, (name,), None, "supply")
     return True
@@ -609,17 +623,21 @@ BUY_PROMPT = "Buy phase: play Treasures, buy a card, or end your turn"
 
 
 @lru_cache(maxsize=1024)
-def playable_actions(kinds: frozenset) -> tuple:
-    """The Action cards among the card names ``kinds``, sorted (memoized by the set of names in
-    a hand, of which few recur: the Action phase asks at every turn)."""
-    return tuple(sorted(c for c in kinds if CARDS[c].is_action))
+def action_moves(kinds: frozenset) -> tuple:
+    """The Action phase's moves for a hand holding the card names ``kinds``: play each Action
+    kind, sorted, or end the phase; () when there is no Action (memoized by the set of names
+    in a hand, of which few recur: the Action phase asks at every turn)."""
+    actions = sorted(c for c in kinds if CARDS[c].is_action)
+    if not actions:
+        return ()
+    return tuple(play_move(c) for c in actions) + (END_THE_PHASE,)
 
 
 @lru_cache(maxsize=1024)
 def treasure_moves(kinds: frozenset) -> tuple:
     """The Buy phase's moves playing Treasures from a hand holding the card names ``kinds``:
     all of them, then each kind, sorted; () when there is none (memoized like
-    `playable_actions`)."""
+    `action_moves`)."""
     treasures = sorted(c for c in kinds if CARDS[c].is_treasure)
     if not treasures:
         return ()
@@ -637,9 +655,8 @@ def action_phase(w: Work) -> None:
     """The Action phase's standing decision; skipped when no Action can be played."""
     p = w.current
     if w.actions > 0:
-        playable = playable_actions(frozenset(w.players[p].hand))
-        if playable:
-            moves = tuple(play_move(c) for c in playable) + (END_THE_PHASE,)
+        moves = action_moves(frozenset(w.players[p].hand))
+        if moves:
             _ask(w, turn_decision(p, ACTION_PROMPT, "action_phase", moves), turn_answer, ())
             return
     w.phase = BUY
@@ -684,8 +701,8 @@ def turn_answer(w: Work, move: Move) -> None:
             push(w, buy_phase)
         play(w, p, move.card)
     elif verb == PLAY_TREASURES:
-        push(w, buy_phase)
         play_all_treasures(w, p)
+        buy_phase(w)  # called, not pushed: playing Treasures leaves no work behind
     else:  # BUY
         w.buys -= 1
         w.coins -= cost(w, move.card)

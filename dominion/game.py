@@ -17,8 +17,8 @@ from .engine import (BASIC_PILES, Work, all_cards, check_answer, draw, pile_cost
                      start_turn)
 from .errors import (GameOverError, InvalidConfigError, InvalidPositionError,
                      NotYourDecisionError)
-from .kingdoms import check_kingdom, resolve_kingdom
-from .state import ACTION, BUY, OVER, Config, Decision, Event, PlayerState, State
+from .kingdoms import resolve_kingdom
+from .state import ACTION, BUY, Config, Decision, Event, PlayerState, State
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 STARTING_DECK = ("Copper",) * 7 + ("Estate",) * 3
@@ -57,6 +57,14 @@ def pile_size(name: str, num_players: int) -> int:
 def supply_order(kingdom) -> tuple:
     """Pile order: the basic piles, then the Kingdom by cost and name."""
     return BASIC_PILES + tuple(sorted(kingdom, key=lambda n: (CARDS[n].cost, n)))
+
+
+@lru_cache(maxsize=256)
+def setup_piles(kingdom: tuple, num_players: int) -> tuple:
+    """(pile names, cards in each pile at setup) for a Kingdom (memoized: simulations set up
+    the same Kingdom game after game)."""
+    pile_names = supply_order(kingdom)
+    return pile_names, tuple(pile_size(name, num_players) for name in pile_names)
 
 
 def _player_names(players) -> tuple:
@@ -115,8 +123,7 @@ def new_game(config: Optional[Config] = None, *, players=2, kingdom="First Game"
         config = make_config(config.players, config.kingdom, None, config.seed,
                              config.first_player)
     n = len(config.players)
-    pile_names = supply_order(config.kingdom)
-    supply = tuple(pile_size(name, n) for name in pile_names)
+    pile_names, supply = setup_piles(config.kingdom, n)
     players = tuple(PlayerState(discard=STARTING_DECK) for _ in range(n))
     w = Work(_blank_state(config, pile_names, supply, players, config.first_player))
     for seat in range(n):  # each player shuffles their starting deck and draws 5
@@ -341,12 +348,14 @@ def view(state: State, player: Optional[int] = None, log_from: Optional[int] = 0
     names = state.config.players
     turns_taken = state.turns_taken
     new = tuple.__new__  # NamedTuples built from their fields: views are built at every decision
-    players = tuple([
-        new(PlayerView, (names[s], tuple(sorted(p.hand)) if s == player else None, len(p.hand),
-                         len(p.deck), len(p.discard), p.discard[-1] if p.discard else None,
-                         p.in_play, p.aside, p.looking if s == player else None,
-                         len(p.looking), turns_taken[s]))
-        for s, p in enumerate(state.players)])
+    players = []
+    for s, (hand, deck, discard, in_play, aside, looking) in enumerate(state.players):
+        mine = s == player
+        players.append(new(PlayerView, (
+            names[s], tuple(sorted(hand)) if mine else None, len(hand), len(deck), len(discard),
+            discard[-1] if discard else None, in_play, aside, looking if mine else None,
+            len(looking), turns_taken[s])))
+    players = tuple(players)
     d = state.stack[-1][1] if state.stack else None
     over = d is None
     if log_from is None:

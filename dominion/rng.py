@@ -38,6 +38,10 @@ def below(state: int, n: int) -> tuple[int, int]:
 
 
 _M1, _M2 = 0xBF58476D1CE4E5B9, 0x94D049BB133111EB
+_FULL = MASK64 + 1
+# Rejection sampling's bound for each small range: a draw z is used for `below(n)` only when
+# z < 2**64 - 2**64 % n; computed once for the sizes of decks.
+_SMALL_LIMITS = tuple(_FULL - _FULL % n if n else 0 for n in range(257))
 
 
 def shuffled(state: int, items: tuple) -> tuple[int, tuple]:
@@ -87,12 +91,6 @@ def _lanes(count: int) -> tuple:
     ones = sum(1 << (128 * k) for k in range(count))
     steps = sum(((k + 1) * _GOLDEN) << (128 * k) for k in range(count))
     return ones, steps, ones * MASK64, struct.Struct("<" + "Q8x" * count).unpack
-
-
-_FULL = MASK64 + 1
-# Rejection sampling's bound for each small range: a draw z is used for `below(n)` only when
-# z < 2**64 - 2**64 % n; computed once for the sizes of decks.
-_SMALL_LIMITS = tuple(_FULL - _FULL % n if n else 0 for n in range(257))
 
 
 def _shuffled_one_draw_at_a_time(state: int, items: tuple) -> tuple[int, tuple]:

@@ -70,6 +70,14 @@ def highest(cards, k: int, key=keep_value) -> tuple:
     return tuple(sorted(cards, key=lambda c: (-key(c), c))[:k])
 
 
+@lru_cache(maxsize=1024)
+def buy_options(moves: tuple) -> tuple:
+    """(names, moves) of the cards the BUY moves among ``moves`` buy (memoized: the Buy phase
+    offers the same moves whenever the coins are the same)."""
+    buys = tuple(m for m in moves if m.verb == BUY)
+    return tuple(m.card for m in buys), buys
+
+
 class Player:
     """A bot with the default answers. Subclasses say what to buy and play (`buy_choice`,
     `action_order`); everything else has a sensible default.
@@ -83,10 +91,23 @@ class Player:
     reads_log = True  # False: the bot's answers need no card counts, so it asks for no log
 
     def __init__(self, seed: int = 0):
-        self.rng = random.Random(seed)
+        self._seed = seed
+        self._rng = None
         self.known: Holdings | None = None
         self._reacted = None  # (attack identity, reactions revealed against it)
         self._blind = False    # shown no log: card counts follow the bot's own buys only
+
+    @property
+    def rng(self) -> random.Random:
+        """The bot's random generator, seeded with its seed. Made on first use: the default
+        answers never draw, and seeding one costs as much as a dozen decisions of a game."""
+        if self._rng is None:
+            self._rng = random.Random(self._seed)
+        return self._rng
+
+    @rng.setter
+    def rng(self, value: random.Random) -> None:
+        self._rng = value
 
     # -- the one entry point ------------------------------------------------------------------
 
@@ -104,7 +125,8 @@ class Player:
             known = self.known = Holdings(len(view.players))
             # A first view without a log (log_from=None): count the bot's own buys instead.
             self._blind = not view.log
-        known.observe(view)
+        if view.log:
+            known.observe(view)
         kind = decision.kind
         if kind == TURN:
             return self.turn(decision, view)
@@ -139,13 +161,14 @@ class Player:
             return Move(END_PHASE)
         if moves[0].verb == PLAY_TREASURES:  # play every Treasure before buying
             return moves[0]
-        pool = [m.card for m in moves if m.verb == BUY]
-        if pool:
-            choice = self.buy_choice(view, pool, view.coins)
+        names, buys = buy_options(moves)
+        if names:
+            choice = self.buy_choice(view, list(names), view.coins)
             if choice is not None:
                 if self._blind:
                     self.known.owned[view.player][choice] += 1
-                return Move(BUY, choice)
+                # The offered Move itself when there is one (an equal value, not built anew).
+                return buys[names.index(choice)] if choice in names else Move(BUY, choice)
         return Move(END_PHASE)
 
     # -- cards ---------------------------------------------------------------------------------
