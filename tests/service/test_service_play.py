@@ -94,3 +94,23 @@ def test_dominion_serve_and_dominion_bot_play_a_game_in_other_processes(tmp_path
         server.terminate()
         assert server.wait(10) == 0
     assert db.exists()
+
+
+def test_terminal_shows_which_cards_and_seat_a_question_is_about():
+    from dominion_client.client import PendingDecision
+    from tests.support import at, play
+    s = play(at("Spy", players=2, hands=[["Spy"], []], decks=[["Copper", "Estate"], ["Gold"]]),
+             "Spy")
+    s = dominion.step(s, "yes")  # the attacker's own Estate
+    d = dominion.pending(s)
+    answered = []
+
+    class Seat:
+        def answer(self, pending, answer):
+            answered.append(answer)
+
+    out = io.StringIO()
+    TerminalGame(Seat(), input_fn=lambda prompt: "1", out=out).ask(
+        PendingDecision(dominion.decision_number(s), d, dominion.view(s, 0), None))
+    assert "about: Gold (Player 2)" in out.getvalue()
+    assert answered == [("yes",)]

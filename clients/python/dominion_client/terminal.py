@@ -151,6 +151,11 @@ class TerminalGame:
         self.show_status(view)
         about = f" [{decision.card}]" if decision.card else ""
         self.say(f"{decision.prompt}{about}")
+        if decision.about_cards or decision.about_player is not None:
+            whose = "" if decision.about_player is None else \
+                f" ({view.players[decision.about_player].name})"
+            cards = dominion.card_list(decision.about_cards) or "a player"
+            self.say(f"  about: {cards}{whose}")
         for i, label in enumerate(choices(decision, view.phase), 1):
             self.say(f"  {i}) {label}")
         self.say(how_to_answer(decision))
