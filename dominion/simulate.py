@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Callable, Optional
 
 from . import game as _game
+from . import rng
 from .bots import RandomBot, make_bot, strategy
 from .errors import DominionError
 from .kingdoms import KINGDOM_SIZE, RECOMMENDED
@@ -45,11 +46,8 @@ class Setup:
 
 
 def _mix(x: int) -> int:
-    """splitmix64's finaliser: independent-looking 64-bit seeds from consecutive integers."""
-    x = (x + 0x9E3779B97F4A7C15) & _MASK
-    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _MASK
-    return x ^ (x >> 31)
+    """Independent-looking 64-bit seeds from consecutive integers: one splitmix64 output."""
+    return rng.next_u64(x & _MASK)[1]
 
 
 def game_seed(seed: int, index: int, seats: int) -> int:
