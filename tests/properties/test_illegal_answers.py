@@ -82,15 +82,20 @@ def illegal_answer(d, rng):
             return answer
 
 
+def sampled_moments(game, rng):
+    """Up to TRIES_PER_GAME random moments of a game: (index, state, its pickle taken before
+    any answer is tried, the pending decision)."""
+    for i in rng.sample(range(len(game.answers)), min(TRIES_PER_GAME, len(game.answers))):
+        state = game.states[i]
+        yield i, state, pickle.dumps(state), dominion.pending(state)
+
+
 @settings(max_examples=property_examples(100), **SLOW)
 @given(game_specs(), st.integers(0, 2 ** 32 - 1))
 def test_an_illegal_answer_raises_and_changes_nothing(spec, try_seed):
     game = random_trajectory(spec)
     rng = random.Random(try_seed)
-    for i in rng.sample(range(len(game.answers)), min(TRIES_PER_GAME, len(game.answers))):
-        state = game.states[i]
-        snapshot = pickle.dumps(state)
-        d = dominion.pending(state)
+    for i, state, snapshot, d in sampled_moments(game, rng):
         answer = illegal_answer(d, rng)
         with pytest.raises(IllegalAnswerError):
             dominion.step(state, answer)
@@ -107,10 +112,7 @@ def test_an_illegal_answer_raises_and_changes_nothing(spec, try_seed):
 def test_an_answer_from_a_seat_not_asked_raises_and_changes_nothing(spec, try_seed):
     game = random_trajectory(spec)
     rng = random.Random(try_seed)
-    for i in rng.sample(range(len(game.answers)), min(TRIES_PER_GAME, len(game.answers))):
-        state = game.states[i]
-        snapshot = pickle.dumps(state)
-        d = dominion.pending(state)
+    for i, state, snapshot, d in sampled_moments(game, rng):
         seat = rng.choice([s for s in range(spec.players) if s != d.player])
         with pytest.raises(NotYourDecisionError):
             dominion.step(state, random_answer(d, rng), seat)
