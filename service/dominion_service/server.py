@@ -227,7 +227,7 @@ class DominionService(pb_grpc.DominionServiceServicer):
             state = dominion.new_game(config)
         except dominion.DominionError as e:
             raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT, str(e)) from None
-        tokens = [None if s.bot else secrets.token_urlsafe(24) for s in request.seats]
+        tokens = [None if s.bot else secrets.token_hex(24) for s in request.seats]
         seats = tuple(SeatRecord(s.bot, token_digest(t) if t else "")
                       for s, t in zip(request.seats, tokens))
         game_id = secrets.token_hex(8)

@@ -294,20 +294,40 @@ class SubmitAnswerResponse(_message.Message):
     def __init__(self, sequence: _Optional[int] = ..., game_over: _Optional[bool] = ...) -> None: ...
 
 class Event(_message.Message):
-    __slots__ = ("index", "kind", "player", "cards", "hidden_count", "detail")
+    __slots__ = ("index", "kind", "player", "cards", "hidden_count", "detail", "text")
     INDEX_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     PLAYER_FIELD_NUMBER: _ClassVar[int]
     CARDS_FIELD_NUMBER: _ClassVar[int]
     HIDDEN_COUNT_FIELD_NUMBER: _ClassVar[int]
     DETAIL_FIELD_NUMBER: _ClassVar[int]
+    TEXT_FIELD_NUMBER: _ClassVar[int]
     index: int
     kind: str
     player: int
     cards: _containers.RepeatedScalarFieldContainer[str]
     hidden_count: int
     detail: str
-    def __init__(self, index: _Optional[int] = ..., kind: _Optional[str] = ..., player: _Optional[int] = ..., cards: _Optional[_Iterable[str]] = ..., hidden_count: _Optional[int] = ..., detail: _Optional[str] = ...) -> None: ...
+    text: str
+    def __init__(self, index: _Optional[int] = ..., kind: _Optional[str] = ..., player: _Optional[int] = ..., cards: _Optional[_Iterable[str]] = ..., hidden_count: _Optional[int] = ..., detail: _Optional[str] = ..., text: _Optional[str] = ...) -> None: ...
+
+class PublicDecision(_message.Message):
+    __slots__ = ("player", "kind", "card", "purpose", "min", "max", "text")
+    PLAYER_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    CARD_FIELD_NUMBER: _ClassVar[int]
+    PURPOSE_FIELD_NUMBER: _ClassVar[int]
+    MIN_FIELD_NUMBER: _ClassVar[int]
+    MAX_FIELD_NUMBER: _ClassVar[int]
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    player: int
+    kind: str
+    card: str
+    purpose: str
+    min: int
+    max: int
+    text: str
+    def __init__(self, player: _Optional[int] = ..., kind: _Optional[str] = ..., card: _Optional[str] = ..., purpose: _Optional[str] = ..., min: _Optional[int] = ..., max: _Optional[int] = ..., text: _Optional[str] = ...) -> None: ...
 
 class SupplyPile(_message.Message):
     __slots__ = ("name", "count", "cost")
@@ -320,7 +340,7 @@ class SupplyPile(_message.Message):
     def __init__(self, name: _Optional[str] = ..., count: _Optional[int] = ..., cost: _Optional[int] = ...) -> None: ...
 
 class PlayerView(_message.Message):
-    __slots__ = ("seat", "name", "bot", "hand_visible", "hand", "hand_size", "deck_size", "discard_size", "discard_top", "in_play", "aside", "looking", "looking_size", "turns_taken")
+    __slots__ = ("seat", "name", "bot", "hand_visible", "hand", "hand_size", "deck_size", "discard_size", "discard_top", "in_play", "aside", "looking", "looking_size", "turns_taken", "vp")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     BOT_FIELD_NUMBER: _ClassVar[int]
@@ -335,6 +355,7 @@ class PlayerView(_message.Message):
     LOOKING_FIELD_NUMBER: _ClassVar[int]
     LOOKING_SIZE_FIELD_NUMBER: _ClassVar[int]
     TURNS_TAKEN_FIELD_NUMBER: _ClassVar[int]
+    VP_FIELD_NUMBER: _ClassVar[int]
     seat: int
     name: str
     bot: str
@@ -349,10 +370,11 @@ class PlayerView(_message.Message):
     looking: _containers.RepeatedScalarFieldContainer[str]
     looking_size: int
     turns_taken: int
-    def __init__(self, seat: _Optional[int] = ..., name: _Optional[str] = ..., bot: _Optional[str] = ..., hand_visible: _Optional[bool] = ..., hand: _Optional[_Iterable[str]] = ..., hand_size: _Optional[int] = ..., deck_size: _Optional[int] = ..., discard_size: _Optional[int] = ..., discard_top: _Optional[str] = ..., in_play: _Optional[_Iterable[str]] = ..., aside: _Optional[_Iterable[str]] = ..., looking: _Optional[_Iterable[str]] = ..., looking_size: _Optional[int] = ..., turns_taken: _Optional[int] = ...) -> None: ...
+    vp: int
+    def __init__(self, seat: _Optional[int] = ..., name: _Optional[str] = ..., bot: _Optional[str] = ..., hand_visible: _Optional[bool] = ..., hand: _Optional[_Iterable[str]] = ..., hand_size: _Optional[int] = ..., deck_size: _Optional[int] = ..., discard_size: _Optional[int] = ..., discard_top: _Optional[str] = ..., in_play: _Optional[_Iterable[str]] = ..., aside: _Optional[_Iterable[str]] = ..., looking: _Optional[_Iterable[str]] = ..., looking_size: _Optional[int] = ..., turns_taken: _Optional[int] = ..., vp: _Optional[int] = ...) -> None: ...
 
 class View(_message.Message):
-    __slots__ = ("game_id", "viewer", "kingdom", "supply", "trash", "players", "current", "phase", "turn", "actions", "buys", "coins", "sequence", "waiting_for", "decision", "log", "game_over", "scores", "winners")
+    __slots__ = ("game_id", "viewer", "kingdom", "supply", "trash", "players", "current", "phase", "turn", "actions", "buys", "coins", "sequence", "waiting_for", "decision", "log", "game_over", "scores", "winners", "waiting")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     VIEWER_FIELD_NUMBER: _ClassVar[int]
     KINGDOM_FIELD_NUMBER: _ClassVar[int]
@@ -372,6 +394,7 @@ class View(_message.Message):
     GAME_OVER_FIELD_NUMBER: _ClassVar[int]
     SCORES_FIELD_NUMBER: _ClassVar[int]
     WINNERS_FIELD_NUMBER: _ClassVar[int]
+    WAITING_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     viewer: int
     kingdom: _containers.RepeatedScalarFieldContainer[str]
@@ -391,7 +414,8 @@ class View(_message.Message):
     game_over: bool
     scores: _containers.RepeatedScalarFieldContainer[int]
     winners: _containers.RepeatedScalarFieldContainer[int]
-    def __init__(self, game_id: _Optional[str] = ..., viewer: _Optional[int] = ..., kingdom: _Optional[_Iterable[str]] = ..., supply: _Optional[_Iterable[_Union[SupplyPile, _Mapping]]] = ..., trash: _Optional[_Iterable[str]] = ..., players: _Optional[_Iterable[_Union[PlayerView, _Mapping]]] = ..., current: _Optional[int] = ..., phase: _Optional[_Union[Phase, str]] = ..., turn: _Optional[int] = ..., actions: _Optional[int] = ..., buys: _Optional[int] = ..., coins: _Optional[int] = ..., sequence: _Optional[int] = ..., waiting_for: _Optional[int] = ..., decision: _Optional[_Union[Decision, _Mapping]] = ..., log: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., game_over: _Optional[bool] = ..., scores: _Optional[_Iterable[int]] = ..., winners: _Optional[_Iterable[int]] = ...) -> None: ...
+    waiting: PublicDecision
+    def __init__(self, game_id: _Optional[str] = ..., viewer: _Optional[int] = ..., kingdom: _Optional[_Iterable[str]] = ..., supply: _Optional[_Iterable[_Union[SupplyPile, _Mapping]]] = ..., trash: _Optional[_Iterable[str]] = ..., players: _Optional[_Iterable[_Union[PlayerView, _Mapping]]] = ..., current: _Optional[int] = ..., phase: _Optional[_Union[Phase, str]] = ..., turn: _Optional[int] = ..., actions: _Optional[int] = ..., buys: _Optional[int] = ..., coins: _Optional[int] = ..., sequence: _Optional[int] = ..., waiting_for: _Optional[int] = ..., decision: _Optional[_Union[Decision, _Mapping]] = ..., log: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., game_over: _Optional[bool] = ..., scores: _Optional[_Iterable[int]] = ..., winners: _Optional[_Iterable[int]] = ..., waiting: _Optional[_Union[PublicDecision, _Mapping]] = ...) -> None: ...
 
 class GetViewRequest(_message.Message):
     __slots__ = ("game_id", "log_from")
@@ -432,14 +456,16 @@ class GameOver(_message.Message):
     def __init__(self, scores: _Optional[_Iterable[int]] = ..., winners: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class StreamEventsResponse(_message.Message):
-    __slots__ = ("events", "decision", "game_over")
+    __slots__ = ("events", "decision", "game_over", "waiting")
     EVENTS_FIELD_NUMBER: _ClassVar[int]
     DECISION_FIELD_NUMBER: _ClassVar[int]
     GAME_OVER_FIELD_NUMBER: _ClassVar[int]
+    WAITING_FIELD_NUMBER: _ClassVar[int]
     events: _containers.RepeatedCompositeFieldContainer[Event]
     decision: YourDecision
     game_over: GameOver
-    def __init__(self, events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., decision: _Optional[_Union[YourDecision, _Mapping]] = ..., game_over: _Optional[_Union[GameOver, _Mapping]] = ...) -> None: ...
+    waiting: PublicDecision
+    def __init__(self, events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., decision: _Optional[_Union[YourDecision, _Mapping]] = ..., game_over: _Optional[_Union[GameOver, _Mapping]] = ..., waiting: _Optional[_Union[PublicDecision, _Mapping]] = ...) -> None: ...
 
 class GameConfig(_message.Message):
     __slots__ = ("players", "kingdom", "seed", "first_player")
