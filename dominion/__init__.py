@@ -12,7 +12,7 @@ from .card import CARDS, SETS, Card, card, card_names
 from .engine import cost
 from .errors import (DominionError, GameOverError, IllegalAnswerError, InvalidConfigError,
                      InvalidKingdomError, InvalidPositionError, NotYourDecisionError,
-                     UnknownCardError)
+                     StaleAnswerError, UnknownCardError)
 from .game import (PlayerView, Record, View, decision_number, is_over, make_config, new_game,
                    pending, player_score, position, record, replay, score, step, view,
                    visible_event, winners)
@@ -30,5 +30,6 @@ __all__ = [
     "TURN", "SELECT", "CHOOSE", "ORDER", "PLAY", "PLAY_TREASURES", "BUY", "END_PHASE",
     "ACTION", "CLEANUP", "OVER",
     "DominionError", "UnknownCardError", "InvalidKingdomError", "InvalidConfigError",
-    "InvalidPositionError", "IllegalAnswerError", "NotYourDecisionError", "GameOverError",
+    "InvalidPositionError", "IllegalAnswerError", "NotYourDecisionError", "StaleAnswerError",
+    "GameOverError",
 ]

@@ -100,20 +100,37 @@ def _ask(w: Work, decision: Decision, cont, args: tuple) -> None:
     w.stack.append((ASK, decision, cont.frame_name, args))
 
 
+# Purposes whose chosen cards land on a pile together, in the answer's order (the last one
+# discarded ends on top of the discard pile; the first one put onto the deck ends on top): for
+# them, two different cards in a different order are a different answer.
+ORDERED_PURPOSES = frozenset(("discard", "topdeck"))
+
+
+def select_is_forced(pool: tuple, lo: int, hi: int, purpose: str) -> bool:
+    """Whether every legal answer to "choose ``lo``..``hi`` cards from ``pool``" leads to the
+    same game: choose nothing, or the only multiset there is (all copies of one card, or the
+    whole pool when its order does not matter). Such questions are not asked (unless the game
+    asks every question, `Config.always_ask`)."""
+    if hi == 0:
+        return True
+    kinds = len(set(pool))
+    if kinds == 1:
+        return lo == hi
+    return lo == len(pool) and purpose not in ORDERED_PURPOSES
+
+
 def ask_select(w: Work, player: int, prompt: str, card, purpose: str, pool, lo: int, hi: int,
                cont, *args, about_cards=(), about_player=None) -> None:
     """Ask ``player`` to choose ``lo``..``hi`` cards from ``pool`` (a multiset of names); then
     ``cont(w, chosen_tuple, *args)``. Does as much as possible: ``lo`` and ``hi`` are clipped to
-    the pool, and an answer that is forced (nothing to choose, or everything) is not asked.
-    ``about_cards``/``about_player`` go into the Decision (see its docstring)."""
+    the pool, and a forced answer (`select_is_forced`) is not asked unless the game asks every
+    question. ``about_cards``/``about_player`` go into the Decision (see its docstring)."""
     pool = tuple(sorted(pool))
     n = len(pool)
     hi = min(hi, n)
     lo = min(lo, hi)
-    if hi == 0:
-        cont(w, (), *args)
-    elif lo == n:
-        cont(w, pool, *args)
+    if not w.config.always_ask and select_is_forced(pool, lo, hi, purpose):
+        cont(w, pool[:lo], *args)
     else:
         _ask(w, Decision(player, SELECT, prompt, card, purpose, cards=pool, min=lo, max=hi,
                          about_cards=tuple(about_cards), about_player=about_player),
@@ -123,14 +140,14 @@ def ask_select(w: Work, player: int, prompt: str, card, purpose: str, pool, lo: 
 def ask_choose(w: Work, player: int, prompt: str, card, purpose: str, options, lo: int, hi: int,
                cont, *args, about_cards=(), about_player=None) -> None:
     """Ask ``player`` to choose ``lo``..``hi`` distinct options (strings, in the given order);
-    then ``cont(w, chosen_tuple, *args)``, the chosen options in the order of ``options``."""
+    then ``cont(w, chosen_tuple, *args)``, the chosen options in the order of ``options``. A
+    forced answer (nothing to choose, or every option) is not asked unless the game asks every
+    question."""
     options = tuple(options)
     hi = min(hi, len(options))
     lo = min(lo, hi)
-    if hi == 0:
-        cont(w, (), *args)
-    elif lo == len(options):
-        cont(w, options, *args)
+    if not w.config.always_ask and (hi == 0 or lo == len(options)):
+        cont(w, options[:lo], *args)
     else:
         _ask(w, Decision(player, CHOOSE, prompt, card, purpose, options=options, min=lo, max=hi,
                          about_cards=tuple(about_cards), about_player=about_player),
@@ -153,9 +170,9 @@ def _yes_no_answer(w: Work, answer: tuple, cont_name: str, args: tuple) -> None:
 def ask_order(w: Work, player: int, prompt: str, card, cards, cont, *args,
               about_cards=(), about_player=None) -> None:
     """Ask ``player`` to order ``cards``; ``cont(w, ordered, *args)``, first = to end on top.
-    Not asked when every order is the same."""
+    Not asked when every order is the same (unless the game asks every question)."""
     cards = tuple(sorted(cards))
-    if len(set(cards)) <= 1:
+    if len(set(cards)) <= 1 and not w.config.always_ask:
         cont(w, cards, *args)
     else:
         _ask(w, Decision(player, ORDER, prompt, card, "order", cards=cards,
@@ -759,27 +776,41 @@ def cleanup(w: Work) -> None:
 # Checking answers
 # ---------------------------------------------------------------------------------------------
 
+_SHAPES = {
+    TURN: "a Move, e.g. Move(\"buy\", \"Gold\")",
+    SELECT: "a list or tuple of card names",
+    CHOOSE: "a list or tuple of options, or one option as a string",
+    ORDER: "a list or tuple of card names, the first to end on top",
+}
+
+
+def answer_shape(kind: str) -> str:
+    """The answer shape a decision of ``kind`` accepts, in words (for error messages)."""
+    return _SHAPES[kind]
+
+
 def check_answer(d: Decision, answer):
-    """Return the answer in its canonical form if it is legal for ``d``; raise otherwise."""
+    """Return the answer in its canonical form if it is legal for ``d``; raise otherwise.
+
+    Only the documented shapes are accepted: a `Move` for TURN; a list or tuple of strings for
+    SELECT and ORDER; a list or tuple of strings, or one string, for CHOOSE. Anything else (a
+    dict, a set, a generator, bytes) is refused rather than guessed at: a set's order depends on
+    the process's hash seed, and a dict's keys are not what its author meant. A SELECT answer
+    keeps its order: where the chosen cards are discarded together, the last one ends on top
+    (rulebook, Discard: you reveal only the one you put on top, and you choose it)."""
     kind = d.kind
     if kind == TURN:
-        try:
-            move = answer if isinstance(answer, Move) else Move(*answer)
-        except TypeError:
-            move = None
-        if move is None or move not in d.moves:
+        if type(answer) is not Move or answer not in d.moves:
+            shape = "" if type(answer) is Move else f" (a turn takes {_SHAPES[TURN]})"
             raise IllegalAnswerError(
-                f"{answer!r} is not a legal move now; legal moves: "
+                f"{_quote(answer)} is not a legal move now{shape}; legal moves: "
                 f"{', '.join(str(m) for m in d.moves)}")
-        return move
-    if isinstance(answer, str):
+        return answer
+    if kind == CHOOSE and type(answer) is str:
         answer = (answer,)
-    try:
-        answer = tuple(answer)
-    except TypeError:
-        raise IllegalAnswerError(f"{answer!r} is not a sequence; {describe_answer(d)}") from None
-    if not all(isinstance(a, str) for a in answer):
-        raise IllegalAnswerError(f"{answer!r} must contain only strings; {describe_answer(d)}")
+    if type(answer) not in (list, tuple) or not all(type(a) is str for a in answer):
+        raise IllegalAnswerError(f"{_quote(answer)} is not {_SHAPES[kind]}; {describe_answer(d)}")
+    answer = tuple(answer)
     if kind == SELECT:
         if not d.min <= len(answer) <= d.max:
             raise IllegalAnswerError(
@@ -787,7 +818,7 @@ def check_answer(d: Decision, answer):
         if Counter(answer) - Counter(d.cards):
             raise IllegalAnswerError(f"{list(answer)} is not part of {list(d.cards)}; "
                                      f"{describe_answer(d)}")
-        return tuple(sorted(answer))
+        return answer
     if kind == CHOOSE:
         if not d.min <= len(answer) <= d.max or len(set(answer)) != len(answer) or \
                 not set(answer) <= set(d.options):
@@ -799,6 +830,12 @@ def check_answer(d: Decision, answer):
                                      f"{describe_answer(d)}")
         return answer
     raise AssertionError(kind)
+
+
+def _quote(value, limit: int = 80) -> str:
+    """``repr(value)``, cut to ``limit`` characters: error messages quote input only so far."""
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 def describe_answer(d: Decision) -> str:

@@ -36,5 +36,10 @@ class NotYourDecisionError(DominionError):
     """An answer from a player whom the pending decision does not ask."""
 
 
+class StaleAnswerError(DominionError):
+    """An answer meant for another decision than the pending one (``step(..., number=N)``):
+    already answered, or not asked yet."""
+
+
 class GameOverError(DominionError):
     """An answer given after the game has ended."""

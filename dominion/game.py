@@ -13,10 +13,10 @@ from pyrsistent import pvector
 
 from . import rng
 from .card import CARDS, CONTINUATIONS, card
-from .engine import (BASIC_PILES, Work, all_cards, check_answer, draw, pile_costs, push, run,
-                     start_turn)
+from .engine import (BASIC_PILES, Work, _quote, all_cards, check_answer, draw, pile_costs, push,
+                     run, start_turn)
 from .errors import (GameOverError, InvalidConfigError, InvalidPositionError,
-                     NotYourDecisionError)
+                     NotYourDecisionError, StaleAnswerError)
 from .kingdoms import resolve_kingdom
 from .state import ACTION, BUY, Config, Decision, Event, PlayerState, State
 
@@ -79,7 +79,7 @@ def _player_names(players) -> tuple:
 
 
 def make_config(players=2, kingdom="First Game", sets=None, seed: Optional[int] = None,
-                first_player: Optional[int] = None) -> Config:
+                first_player: Optional[int] = None, always_ask: bool = False) -> Config:
     """Resolve a game request into a `Config` (see `new_game` for the arguments)."""
     names = _player_names(players)
     if seed is None:
@@ -92,7 +92,9 @@ def make_config(players=2, kingdom="First Game", sets=None, seed: Optional[int] 
     if isinstance(first_player, bool) or not isinstance(first_player, int) or \
             not 0 <= first_player < len(names):
         raise InvalidConfigError(f"first_player must be a seat from 0 to {len(names) - 1}")
-    return Config(names, kingdom, seed, first_player)
+    if type(always_ask) is not bool:
+        raise InvalidConfigError(f"always_ask must be True or False, not {always_ask!r}")
+    return Config(names, kingdom, seed, first_player, always_ask)
 
 
 def _blank_state(config: Config, pile_names: tuple, supply: tuple, players: tuple,
@@ -107,7 +109,8 @@ def _blank_state(config: Config, pile_names: tuple, supply: tuple, players: tupl
 
 
 def new_game(config: Optional[Config] = None, *, players=2, kingdom="First Game", sets=None,
-             seed: Optional[int] = None, first_player: Optional[int] = None) -> State:
+             seed: Optional[int] = None, first_player: Optional[int] = None,
+             always_ask: bool = False) -> State:
     """Set up a game and run it to its first decision.
 
     ``players``: a count from 2 to 6, or the seats' names. ``kingdom``: 10 Kingdom card names
@@ -115,13 +118,14 @@ def new_game(config: Optional[Config] = None, *, players=2, kingdom="First Game"
     ``"random"`` to draw 10 from ``sets`` (e.g. ``["base-2e", "intrigue-2e"]``; all sets if
     omitted) with the seed. ``seed``: any integer; a random one if omitted (it is in
     ``state.config``). ``first_player``: the seat that starts; drawn with the seed if omitted
-    (rulebook: randomly choose a starting player). Or pass a resolved `Config`.
+    (rulebook: randomly choose a starting player). ``always_ask``: ask every question that
+    could arise, even a forced one (README, "Hidden information"). Or pass a resolved `Config`.
     """
     if config is None:
-        config = make_config(players, kingdom, sets, seed, first_player)
+        config = make_config(players, kingdom, sets, seed, first_player, always_ask)
     else:
         config = make_config(config.players, config.kingdom, None, config.seed,
-                             config.first_player)
+                             config.first_player, config.always_ask)
     n = len(config.players)
     pile_names, supply = setup_piles(config.kingdom, n)
     players = tuple(PlayerState(discard=STARTING_DECK) for _ in range(n))
@@ -211,23 +215,40 @@ def decision_number(state: State) -> int:
     return len(state.answers)
 
 
-def step(state: State, answer, player: Optional[int] = None) -> State:
+def step(state: State, answer, player: Optional[int] = None, *,
+         number: Optional[int] = None) -> State:
     """Apply one answer to the pending decision and run the rules to the next decision.
 
-    The answer's shape depends on the decision's kind: a `Move` for TURN, a sequence of card
-    names for SELECT and ORDER, a sequence of options (or one option) for CHOOSE. ``player``,
-    if given, is the seat answering: an answer from a seat that is not asked raises
-    `NotYourDecisionError`. Illegal answers raise `IllegalAnswerError`; the given state is
-    never changed.
+    The answer's shape depends on the decision's kind: a `Move` for TURN, a list or tuple of
+    card names for SELECT and ORDER, a list or tuple of options (or one option) for CHOOSE.
+    ``player``, if given, is the seat answering (an int): an answer from a seat that is not
+    asked raises `NotYourDecisionError`. ``number``, if given, is the decision number the
+    answer is meant for (`decision_number` when it was asked, like the wire's sequence): an
+    answer meant for another decision raises `StaleAnswerError` instead of being applied to
+    whatever question is pending. Illegal answers raise `IllegalAnswerError`; the given state
+    is never changed.
     """
+    if player is not None and type(player) is not int:
+        raise InvalidConfigError(f"player must be a seat number (an int) or None, not "
+                                 f"{_quote(player)}")
+    if number is not None:
+        if type(number) is not int:
+            raise InvalidConfigError(f"number must be a decision number (an int) or None, not "
+                                     f"{_quote(number)}")
+        if number != len(state.answers):
+            when = "already answered" if number < len(state.answers) else "not asked yet"
+            raise StaleAnswerError(f"decision {number} is {when}; the pending decision is "
+                                   f"number {len(state.answers)}")
     if not state.stack:
         raise GameOverError("the game is over; no answer is expected")
     frame = state.stack[-1]
     decision = frame[1]
     if player is not None and player != decision.player:
+        # Says only whom the game waits for: the question itself may name cards that only the
+        # asked seat may know (Library's drawn Action, Secret Passage's card).
         raise NotYourDecisionError(
             f"seat {player} answered, but the game waits for seat {decision.player} "
-            f"({state.config.players[decision.player]}): {decision.prompt}")
+            f"({state.config.players[decision.player]})")
     answer = check_answer(decision, answer)
     w = Work(state)
     w.stack.pop()

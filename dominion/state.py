@@ -31,11 +31,15 @@ class Config(NamedTuple):
 
     ``players`` are the seat names in seat order; ``kingdom`` the 10 Kingdom card names;
     ``seed`` drives every shuffle; ``first_player`` is the seat that takes the first turn.
+    ``always_ask``: ask every question that could arise, even when its answer is forced, so
+    that nobody learns anything about a hidden hand from who is asked what (see the README,
+    "Hidden information"); the default skips forced questions.
     """
     players: tuple
     kingdom: tuple
     seed: int
     first_player: int
+    always_ask: bool = False
 
 
 class Move(NamedTuple):

@@ -338,12 +338,31 @@ def test_militia_on_a_three_card_hand_asks_nothing():
 
 
 def test_militia_victims_discard_in_turn_order():
-    s = at("Militia", players=3, current=1,
-           hands=[FIVE_COPPERS, ["Militia"], FIVE_COPPERS])
+    mixed = ["Copper", "Copper", "Copper", "Estate", "Estate"]
+    s = at("Militia", players=3, current=1, hands=[mixed, ["Militia"], mixed])
     s = play(s, "Militia")
     assert pending(s).player == 2
     s = answer(s, ["Copper", "Copper"])
     assert pending(s).player == 0
+
+
+def test_a_forced_discard_is_not_asked():
+    """Every legal answer is the same: a victim holding five Coppers discards two Coppers."""
+    s = at("Militia", hands=[["Militia"], FIVE_COPPERS])
+    s = play(s, "Militia")
+    assert pending(s).player == 0
+    assert hand(s, 1) == ["Copper"] * 3 and discard(s, 1)[-2:] == ["Copper", "Copper"]
+
+
+def test_the_discarding_player_chooses_which_card_ends_on_top():
+    """Rulebook (Discard): only the card put on top is revealed; the answer's last card is it,
+    whatever the alphabet says."""
+    for top in ("Copper", "Estate"):
+        s = at("Militia", hands=[["Militia"], ["Copper", "Copper", "Estate", "Estate", "Gold"]])
+        s = play(s, "Militia")
+        other = "Estate" if top == "Copper" else "Copper"
+        s = answer(s, [other, top])
+        assert dominion.view(s, 0).players[1].discard_top == top
 
 
 # --- Moneylender ------------------------------------------------------------------------------
