@@ -13,16 +13,16 @@ from .engine import cost
 from .errors import (DominionError, GameOverError, IllegalAnswerError, InvalidConfigError,
                      InvalidKingdomError, InvalidPositionError, NotYourDecisionError,
                      StaleAnswerError, UnknownCardError)
-from .game import (PlayerView, Record, View, decision_number, is_over, make_config, new_game,
-                   pending, player_score, position, record, replay, score, step, view,
-                   visible_event, winners)
+from .game import (Inspection, PlayerView, Record, SeatZones, View, decision_number, inspect,
+                   is_over, make_config, new_game, pending, player_score, position, record,
+                   replay, score, step, view, visible_event, winners)
 from .kingdoms import RECOMMENDED, kingdom_pool, resolve_kingdom
 from .text import card_list, format_event
 from .state import (ACTION, BUY, CHOOSE, CLEANUP, END_PHASE, ORDER, OVER, PLAY, PLAY_TREASURES,
                     SELECT, TURN, Config, Decision, Event, Move, PlayerState, State)
 
 __all__ = [
-    "new_game", "position", "pending", "step", "view", "score", "winners", "replay", "record",
+    "new_game", "position", "pending", "step", "view", "inspect", "Inspection", "SeatZones", "score", "winners", "replay", "record",
     "is_over", "decision_number", "make_config", "player_score", "visible_event", "cost",
     "card", "card_names", "kingdom_pool", "resolve_kingdom", "format_event", "card_list",
     "CARDS", "SETS", "RECOMMENDED", "Card", "Config", "Decision", "Event", "Move", "PlayerState",

@@ -167,6 +167,22 @@ def _yes_no_answer(w: Work, answer: tuple, cont_name: str, args: tuple) -> None:
     CONTINUATIONS[cont_name](w, answer[0] == "yes", *args)
 
 
+def ask_may(w: Work, player: int, can: bool, prompt: str, card, purpose: str, cont, *args,
+            about_cards=()) -> None:
+    """A "you may" question that only makes sense when ``can`` (Baron with an Estate in hand):
+    asked as yes/no when it can be done; otherwise ``cont(w, False, *args)`` at once, or, when
+    the game asks every question, asked with "no" as its only option, so that the question's
+    presence tells the others nothing about the hand."""
+    if can:
+        ask_yes_no(w, player, prompt, card, purpose, cont, *args, about_cards=about_cards)
+    elif w.config.always_ask:
+        _ask(w, Decision(player, CHOOSE, prompt, card, purpose, options=("no",), min=1, max=1,
+                         about_cards=tuple(about_cards)),
+             _yes_no_answer, (cont.frame_name, args))
+    else:
+        cont(w, False, *args)
+
+
 def ask_order(w: Work, player: int, prompt: str, card, cards, cont, *args,
               about_cards=(), about_player=None) -> None:
     """Ask ``player`` to order ``cards``; ``cont(w, ordered, *args)``, first = to end on top.
@@ -596,9 +612,10 @@ def reactions_available(w, player: int) -> tuple:
 def reaction_window(w: Work, victim: int, attacker: int, attack: str) -> None:
     """Offer ``victim`` to reveal one Reaction; after it resolves, offer again (rulebook:
     Reactions are revealed one at a time, each resolved before the next, also ones that came
-    into hand through an earlier Reaction)."""
+    into hand through an earlier Reaction). When the game asks every question, every attacked
+    player is asked, also one holding no Reaction."""
     pool = reactions_available(w, victim)
-    if pool:
+    if pool or w.config.always_ask:
         ask_select(w, victim, f"{attack} was played: you may reveal a Reaction", attack, "react",
                    pool, 0, 1, _reaction_answer, victim, attacker, attack,
                    about_player=attacker)
@@ -669,10 +686,13 @@ def turn_decision(player: int, prompt: str, purpose: str, moves: tuple) -> Decis
 
 @continuation
 def action_phase(w: Work) -> None:
-    """The Action phase's standing decision; skipped when no Action can be played."""
+    """The Action phase's standing decision; skipped when no Action can be played (unless the
+    game asks every question: then only the number of Actions left, which is public, skips it)."""
     p = w.current
     if w.actions > 0:
         moves = action_moves(frozenset(w.players[p].hand))
+        if not moves and w.config.always_ask:
+            moves = (END_THE_PHASE,)
         if moves:
             _ask(w, turn_decision(p, ACTION_PROMPT, "action_phase", moves), turn_answer, ())
             return
@@ -682,7 +702,8 @@ def action_phase(w: Work) -> None:
 
 @continuation
 def buy_phase(w: Work) -> None:
-    """The Buy phase's standing decision: play Treasures (until the first buy), buy, or end."""
+    """The Buy phase's standing decision: play Treasures (until the first buy), buy, or end.
+    Skipped when there is nothing to do but end, unless the game asks every question."""
     p = w.current
     plays = () if w.bought else treasure_moves(frozenset(w.players[p].hand))
     buys = ()
@@ -693,7 +714,7 @@ def buy_phase(w: Work) -> None:
                           if supply[i]])
         else:
             buys = affordable_moves(w.pile_names, w.cost_reduction, w.coins)
-    if not plays and not buys:
+    if not plays and not buys and not w.config.always_ask:
         cleanup(w)
         return
     _ask(w, turn_decision(p, BUY_PROMPT, "buy_phase", plays + buys + (END_THE_PHASE,)),

@@ -138,31 +138,41 @@ def new_game(config: Optional[Config] = None, *, players=2, kingdom="First Game"
 
 
 def position(kingdom, *, players=2, hands=None, decks=None, discards=None, in_play=None,
-             supply=None, trash=(), current: int = 0, phase: str = ACTION, actions: int = 1,
-             buys: int = 1, coins: int = 0, turn: int = 1, seed: int = 0) -> State:
+             aside=None, looking=None, supply=None, trash=(), current: int = 0,
+             phase: str = ACTION, actions: int = 1, buys: int = 1, coins: int = 0,
+             turn: int = 1, turns_taken=None, actions_played: int = 0, cost_reduction: int = 0,
+             copper_bonus: int = 0, merchants: int = 0, silvers_played: int = 0,
+             bought: bool = False, seed: int = 0, always_ask: bool = False) -> State:
     """Build a game at any position, for rules tests, puzzles and bots, and run it to the
     position's first decision (the current player's Action or Buy phase).
 
-    ``kingdom`` is as for `new_game`. ``hands``, ``decks``, ``discards`` and ``in_play`` are
-    one list of card names per seat (missing seats: empty); decks are listed **top card first**,
-    discard piles bottom first. ``supply`` maps pile names to counts (other piles keep their
-    setup size). ``phase`` is ``"action"`` or ``"buy"``; ``actions``, ``buys`` and ``coins`` are
-    the current turn's; ``turn`` is the current player's turn number. The seed drives later
-    shuffles. The position is not a record: it cannot
-    be replayed from its config, only continued.
+    ``kingdom`` is as for `new_game`. ``hands``, ``decks``, ``discards``, ``in_play``,
+    ``aside`` (set aside, public) and ``looking`` (cards only their owner is looking at) are
+    one sequence of card names per seat (missing seats: empty). **Every pile lists its top
+    card first**: decks and discard piles alike (the discard pile's first card is the one
+    everybody sees); the other zones have no top and keep the given order. ``supply`` maps
+    pile names to counts (other piles keep their setup size); ``trash`` is any sequence of
+    card names. ``phase`` is ``"action"`` or ``"buy"``; ``actions``, ``buys`` and ``coins``
+    are the current turn's, and so are its effects: ``actions_played`` (Conspirator),
+    ``cost_reduction`` (Bridges played), ``copper_bonus`` (Coppersmith), ``merchants``
+    (Merchants played) and ``silvers_played``, and ``bought`` (no more Treasures may be played).
+    ``turns_taken`` gives each seat's turns started (ties go to fewer turns); by default seat 0
+    is taken to have started the game and seats up to ``current`` are on their ``turn``-th
+    turn. The seed drives later shuffles. The position is not a record: it cannot be replayed
+    from its config, only continued. `inspect(state).position_args()` gives the arguments
+    that rebuild a turn's position.
     """
     names = _player_names(players)
     n = len(names)
     kingdom = resolve_kingdom(kingdom, None, seed)
-    config = Config(names, kingdom, seed, current)
     pile_names = supply_order(kingdom)
     counts = [pile_size(name, n) for name in pile_names]
-    for name, count in (supply or {}).items():
+    for name, count in dict(supply or {}).items():
         card(name)
         if name not in pile_names:
             raise InvalidPositionError(f"{name} is not a Supply pile in this game")
-        if not isinstance(count, int) or count < 0:
-            raise InvalidPositionError(f"Supply count for {name} must be >= 0, not {count!r}")
+        if type(count) is not int or count < 0:
+            raise InvalidPositionError(f"Supply count for {name} must be >= 0, not {_quote(count)}")
         counts[pile_names.index(name)] = count
 
     def zone(lists, seat):
@@ -172,27 +182,44 @@ def position(kingdom, *, players=2, hands=None, decks=None, discards=None, in_pl
         return cards
 
     for label, lists in (("hands", hands), ("decks", decks), ("discards", discards),
-                         ("in_play", in_play)):
+                         ("in_play", in_play), ("aside", aside), ("looking", looking)):
         if lists is not None and len(lists) > n:
             raise InvalidPositionError(f"{label} has {len(lists)} entries for {n} players")
-    if not 0 <= current < n:
+    if type(current) is not int or not 0 <= current < n:
         raise InvalidPositionError(f"current must be a seat from 0 to {n - 1}")
     if phase not in (ACTION, BUY):
-        raise InvalidPositionError(f"phase must be {ACTION!r} or {BUY!r}, not {phase!r}")
-    if min(actions, buys, coins) < 0 or turn < 1:
-        raise InvalidPositionError("actions, buys and coins must be >= 0 and turn >= 1")
+        raise InvalidPositionError(f"phase must be {ACTION!r} or {BUY!r}, not {_quote(phase)}")
+    counters = dict(actions=actions, buys=buys, coins=coins, actions_played=actions_played,
+                    cost_reduction=cost_reduction, copper_bonus=copper_bonus,
+                    merchants=merchants, silvers_played=silvers_played)
+    for label, value in counters.items():
+        if type(value) is not int or value < 0:
+            raise InvalidPositionError(f"{label} must be an integer >= 0, not {_quote(value)}")
+    if type(turn) is not int or turn < 1:
+        raise InvalidPositionError(f"turn must be an integer >= 1, not {_quote(turn)}")
+    if type(bought) is not bool:
+        raise InvalidPositionError(f"bought must be True or False, not {_quote(bought)}")
+    if turns_taken is None:
+        # Seat 0 is taken to have started the game: seats up to the current one are on ``turn``.
+        turns_taken = tuple(turn if s <= current else turn - 1 for s in range(n))
+    else:
+        turns_taken = tuple(turns_taken)
+        if len(turns_taken) != n or any(type(t) is not int or t < 0 for t in turns_taken) or \
+                turns_taken[current] < 1:
+            raise InvalidPositionError(f"turns_taken must be {n} integers >= 0, the current "
+                                       f"seat's >= 1, not {_quote(turns_taken)}")
+    trash = tuple(trash)
     for c in trash:
         card(c)
     players_state = tuple(
         PlayerState(hand=zone(hands, s), deck=tuple(reversed(zone(decks, s))),
-                    discard=zone(discards, s), in_play=zone(in_play, s)) for s in range(n))
+                    discard=tuple(reversed(zone(discards, s))), in_play=zone(in_play, s),
+                    aside=zone(aside, s), looking=zone(looking, s)) for s in range(n))
+    config = make_config(names, kingdom, None, seed, current, always_ask)
     state = _blank_state(config, pile_names, tuple(counts), players_state, current)
     from .engine import action_phase, buy_phase
-    # Seat 0 is taken to have started the game: seats up to the current one are on ``turn``.
-    turns_taken = tuple(turn if s <= current else turn - 1 for s in range(n))
-    state = state._replace(phase=phase, actions=actions, buys=buys, coins=coins,
-                           turn=sum(turns_taken),
-                           turns_taken=turns_taken, trash=tuple(trash), next_uid=1000)
+    state = state._replace(phase=phase, turn=sum(turns_taken), turns_taken=turns_taken,
+                           trash=trash, bought=bought, next_uid=1000, **counters)
     w = Work(state)
     push(w, action_phase if phase == ACTION else buy_phase)
     run(w)
@@ -270,6 +297,83 @@ def replay(rec) -> State:
     for seat, answer in answers:
         state = step(state, answer, seat)
     return state
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading a whole state (tools and tests; not what a player may know: see `view`)
+# ---------------------------------------------------------------------------------------------
+
+class SeatZones(NamedTuple):
+    """Every zone of one seat. Piles (``deck``, ``discard``) list their top card first, as
+    `position` takes them; the other zones keep the order cards came there."""
+    name: str
+    hand: tuple
+    deck: tuple
+    discard: tuple
+    in_play: tuple
+    aside: tuple
+    looking: tuple
+    turns_taken: int
+
+
+class Inspection(NamedTuple):
+    """A whole game laid open: every card of every zone, deck orders included. For tools,
+    tests and puzzles that may know everything; a player's program reads `view` instead."""
+    config: Config
+    seats: tuple             # SeatZones per seat
+    supply: tuple            # (pile name, cards left, cost now) per pile, in Supply order
+    trash: tuple
+    current: int
+    phase: str
+    actions: int
+    buys: int
+    coins: int
+    turn: int                # turns started in the whole game
+    actions_played: int
+    cost_reduction: int
+    copper_bonus: int
+    merchants: int
+    silvers_played: int
+    bought: bool
+    decision: Optional[Decision]   # the pending decision, whoever must answer it
+    decision_number: int
+
+    def position_args(self) -> dict:
+        """The keyword arguments of `position` that rebuild this game's zones and turn (its
+        log, its record and any card half-resolved are not part of a position)."""
+        if self.phase not in (ACTION, BUY):
+            raise InvalidPositionError(f"a game in its {self.phase!r} phase is not a turn's "
+                                       "position")
+        seats = self.seats
+        return dict(
+            kingdom=self.config.kingdom, players=self.config.players,
+            hands=[z.hand for z in seats], decks=[z.deck for z in seats],
+            discards=[z.discard for z in seats], in_play=[z.in_play for z in seats],
+            aside=[z.aside for z in seats], looking=[z.looking for z in seats],
+            supply={name: count for name, count, _ in self.supply}, trash=self.trash,
+            current=self.current, phase=self.phase, actions=self.actions, buys=self.buys,
+            coins=self.coins, turns_taken=tuple(z.turns_taken for z in seats),
+            actions_played=self.actions_played, cost_reduction=self.cost_reduction,
+            copper_bonus=self.copper_bonus, merchants=self.merchants,
+            silvers_played=self.silvers_played, bought=self.bought,
+            always_ask=self.config.always_ask)
+
+
+def inspect(state: State) -> Inspection:
+    """Read a whole state through documented fields (the `State` itself is opaque): every
+    zone in the order `position` takes, the Supply, the trash, this turn's counters and the
+    pending decision. Read-only: it is a new value; the state is never changed."""
+    seats = tuple(
+        SeatZones(state.config.players[s], ps.hand, ps.deck[::-1], ps.discard[::-1],
+                  ps.in_play, ps.aside, ps.looking, state.turns_taken[s])
+        for s, ps in enumerate(state.players))
+    return Inspection(
+        state.config, seats, _supply_listing(state.pile_names, state.supply,
+                                             state.cost_reduction),
+        state.trash, state.current, state.phase, state.actions, state.buys, state.coins,
+        state.turn, state.actions_played, state.cost_reduction, state.copper_bonus,
+        state.merchants, state.silvers_played, state.bought, pending(state),
+        decision_number(state))
 
 
 # ---------------------------------------------------------------------------------------------

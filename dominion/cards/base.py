@@ -11,7 +11,7 @@ need to reveal them all, just the one you put on top" (the view shows every disc
 """
 from ..card import (ACTION_T, ATTACK_T, BASE_1E, BASE_2E, CARDS, REACTION_T, VICTORY_T, Card,
                     continuation, define)
-from ..engine import (ask_order, ask_select, ask_yes_no, attacked, cost, discard, draw,
+from ..engine import (ask_may, ask_order, ask_select, ask_yes_no, attacked, cost, discard, draw,
                       each_attacked, empty_piles, gain, gain_from_trash, log,
                       look_at_deck, move, others, play, push, remove, replay, reveal_from_deck,
                       take_from_deck, to_hand, topdeck, trash, trash_self)
@@ -165,9 +165,9 @@ def _militia_victim(w, victim):
 # --- Moneylender ------------------------------------------------------------------------------
 
 def _moneylender(w, p, uid):
-    if "Copper" in w.players[p].hand:
-        ask_select(w, p, "Moneylender: you may trash a Copper for +$3", "Moneylender", "trash",
-                   ("Copper",), 0, 1, _moneylender_trash, p)
+    coppers = ("Copper",) if "Copper" in w.players[p].hand else ()
+    ask_select(w, p, "Moneylender: you may trash a Copper for +$3", "Moneylender", "trash",
+               coppers, 0, 1, _moneylender_trash, p)
 
 
 @continuation
@@ -269,19 +269,21 @@ def _library_draw(w, p, set_aside):
     """Rulebook: look at cards one at a time until you have 7 in hand (none with 7 already);
     only Action cards may be set aside, at your option. Set-aside cards are not shuffled in
     when the deck runs out (they are not in the discard pile) and are discarded at the end;
-    drawing stops when deck and discard pile are both empty."""
+    drawing stops when deck and discard pile are both empty. When the game asks every question,
+    it asks about every card drawn (only "no" for a card that is not an Action), so that the
+    others do not learn when an Action was drawn."""
     pl = w.players[p]
     while len(pl.hand) < 7:
         got = take_from_deck(w, p, 1)
         if not got:
             break
         name = got[0]
-        if CARDS[name].is_action:
+        if CARDS[name].is_action or w.config.always_ask:
             pl.looking += got
             log(w, "look", p, got, (p,))
-            ask_yes_no(w, p, f"Library: set aside {name} (no: put it into your hand)?",
-                       "Library", "set_aside", _library_choice, p, set_aside, name,
-                       about_cards=got)
+            ask_may(w, p, CARDS[name].is_action,
+                    f"Library: set aside {name} (no: put it into your hand)?", "Library",
+                    "set_aside", _library_choice, p, set_aside, name, about_cards=got)
             return
         pl.hand += got
         log(w, "draw", p, got, (p,))

@@ -14,7 +14,7 @@ clients answer with them.
 """
 from ..card import (ACTION_T, ATTACK_T, CARDS, INTRIGUE_1E, INTRIGUE_2E, REACTION_T, TREASURE_T,
                     VICTORY_T, Card, continuation, define)
-from ..engine import (ask_choose, ask_order, ask_select, ask_yes_no, attacked, cost, discard,
+from ..engine import (ask_choose, ask_may, ask_order, ask_select, ask_yes_no, attacked, cost, discard,
                       draw, each_attacked, gain, gain_from_trash, gainable,
                       insert_into_deck, log, others, push, remove, reveal_from_deck,
                       still_in_play, to_hand, topdeck, trash, trash_from_supply, trash_self)
@@ -240,11 +240,9 @@ def _wishing_well_named(w, named, p):
 def _baron(w, p, uid):
     """Rulebook: discarding an Estate is never forced, but without it you must gain an Estate
     (if any are left)."""
-    if "Estate" in w.players[p].hand:
-        ask_yes_no(w, p, "Baron: discard an Estate for +$4? (if not, gain an Estate)", "Baron",
-                   "discard", _baron_answer, p, about_cards=("Estate",))
-    else:
-        gain(w, p, "Estate")
+    ask_may(w, p, "Estate" in w.players[p].hand,
+            "Baron: discard an Estate for +$4? (if not, gain an Estate)", "Baron", "discard",
+            _baron_answer, p, about_cards=("Estate",))
 
 
 @continuation

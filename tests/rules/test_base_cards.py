@@ -1,5 +1,5 @@
 """Every base Kingdom card (both editions), one test per card and per rulebook note that decides
-a behaviour. Positions list decks top card first; discard piles bottom first."""
+a behaviour. Positions list every pile (deck, discard pile) top card first."""
 import random
 
 import pytest

@@ -1,0 +1,67 @@
+"""`position` can start from any turn position a real game reaches, and `inspect` reads a whole
+state in the order `position` takes: rebuilding a random game's turn positions from their
+inspection gives the same zones, Supply, trash, counters and pending decision."""
+from hypothesis import HealthCheck, given, settings
+
+import dominion
+from tests.support import game_specs, property_examples, random_trajectory
+
+SLOW = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def comparable(inspection):
+    """An inspection without what a position cannot carry: the answers taken so far."""
+    return inspection._replace(decision_number=0, config=inspection.config._replace(
+        seed=0, first_player=0))
+
+
+@settings(max_examples=property_examples(40), **SLOW)
+@given(game_specs())
+def test_every_turn_position_of_a_random_game_rebuilds_from_its_inspection(spec):
+    game = random_trajectory(spec)
+    checked = 0
+    for state in game.states[::7]:
+        d = dominion.pending(state)
+        if d is None or d.kind != dominion.TURN or len(state.stack) != 1:
+            continue                     # in the middle of a card: not a turn's position
+        seen = dominion.inspect(state)
+        rebuilt = dominion.position(**seen.position_args())
+        assert comparable(dominion.inspect(rebuilt)) == comparable(seen), spec
+        checked += 1
+    assert checked or len(game.states) < 20
+
+
+def test_inspect_lists_piles_top_card_first_as_position_takes_them():
+    s = dominion.position("First Game", decks=[["Gold", "Copper"]],
+                          discards=[["Province", "Estate"]], hands=[["Village"]])
+    seat = dominion.inspect(s).seats[0]
+    assert (seat.deck, seat.discard) == (("Gold", "Copper"), ("Province", "Estate"))
+    assert dominion.view(s, 1).players[0].discard_top == "Province"
+
+
+def test_a_position_carries_this_turns_effects():
+    s = dominion.position("First Game", hands=[["Copper", "Silver"]], phase="buy",
+                          cost_reduction=2, copper_bonus=1, merchants=1, actions_played=3,
+                          turns_taken=(4, 3), coins=1)
+    s = dominion.step(s, dominion.Move("play_treasures"))
+    seen = dominion.inspect(s)
+    # Copper 1 + Coppersmith 1, Silver 2 + Merchant 1, and the coin already there.
+    assert seen.coins == 6 and seen.actions_played == 3
+    assert dict((n, c) for n, _, c in seen.supply)["Gold"] == 4   # Bridge: $6 - 2
+    assert [z.turns_taken for z in seen.seats] == [4, 3]
+
+
+def test_a_position_can_set_cards_aside_and_the_trash_from_any_sequence():
+    s = dominion.position("First Game", aside=[["Smithy"]], looking=[[], ["Gold"]],
+                          trash=iter(["Estate", "Copper"]))
+    seen = dominion.inspect(s)
+    assert seen.seats[0].aside == ("Smithy",) and seen.seats[1].looking == ("Gold",)
+    assert seen.trash == ("Estate", "Copper")
+
+
+def test_a_bad_position_is_refused_with_a_message():
+    import pytest
+    for bad in (dict(turns_taken=(1,)), dict(bought="yes"), dict(merchants=-1),
+                dict(aside=[[], [], []])):
+        with pytest.raises(dominion.InvalidPositionError):
+            dominion.position("First Game", **bad)
