@@ -32,6 +32,12 @@ class Card:
     runs when the card is revealed against an Attack; ``can_react(w, player)`` says whether it may
     be revealed now. ``victory_points(cards)`` computes variable VP from all the owner's cards.
     ``editions`` are the sets whose Kingdom pool includes the card (shared cards are in both).
+
+    Facts the end-of-game rule reads (`engine.deadlocked`): ``changes_supply``: the text can
+    gain a card from the Supply or trash one from it, for anyone; ``coins_up_to``: the most $
+    one play of the card can make (by default its value or +$; None: no bound known, such as
+    Bridge lowering costs or Coppersmith); ``plays_twice``: the card plays another card twice
+    (Throne Room).
     """
     name: str
     cost: int
@@ -49,8 +55,13 @@ class Card:
     reaction: Optional[Callable] = field(default=None, compare=False)
     can_react: Optional[Callable] = field(default=None, compare=False)
     victory_points: Optional[Callable] = field(default=None, compare=False)
+    changes_supply: bool = False
+    coins_up_to: Optional[int] = -1           # -1: the card's value or +$ (set below)
+    plays_twice: bool = False
 
     def __post_init__(self):
+        if self.coins_up_to == -1:
+            object.__setattr__(self, "coins_up_to", self.coins + self.plus_coins)
         t = self.types
         object.__setattr__(self, "is_action", ACTION_T in t)
         object.__setattr__(self, "is_treasure", TREASURE_T in t)

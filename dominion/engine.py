@@ -759,14 +759,32 @@ def game_ends(w) -> bool:
 
 
 def deadlocked(w) -> bool:
-    """Whether no decision can ever come again: nothing left in the Supply costs $0 and no player
-    has an Action or a Treasure anywhere. No rule ends such a game, but its turns would pass
-    forever without a question (and `step` would never return), so it ends there."""
-    for name, n in zip(w.pile_names, w.supply):
-        if n and cost(w, name) == 0:
+    """Whether no Supply pile can ever lose another card, so that the game can never reach its
+    end (Provinces gone, or 3 or 4 empty piles). No rule covers such a game; its turns would
+    pass forever, so it ends at that Clean-up and is scored as it stands.
+
+    Sound, not exhaustive: it holds only when nobody owns a card whose text can gain from or
+    trash from the Supply (`Card.changes_supply`), and the most $ that all the players' cards
+    together could make in one turn (each Action played twice if a Throne Room is owned) is
+    below the cheapest card left in the Supply. Cards pass between players (Masquerade,
+    Thief), so every player's cards are counted together. A card with no known bound on its $
+    (`Card.coins_up_to` None: Bridge, Coppersmith, Secret Chamber) keeps the game going."""
+    cheapest = min((card_cost(name, 0) for name, n in zip(w.pile_names, w.supply) if n),
+                   default=None)
+    if cheapest is None or cheapest == 0:  # nothing left at all (no pile to lose a card), or
+        return cheapest is None            # a $0 card: anyone can buy it (most games, cheaply)
+    owned = [CARDS[c] for ps in w.players for c in all_cards(ps)]
+    treasure_coins = action_coins = 0
+    twice = False
+    for c in owned:
+        if c.changes_supply or c.coins_up_to is None:
             return False
-    return not any(CARDS[c].is_action or CARDS[c].is_treasure
-                   for ps in w.players for c in all_cards(ps))
+        if c.is_action:
+            action_coins += c.coins_up_to
+            twice = twice or c.plays_twice
+        else:
+            treasure_coins += c.coins_up_to
+    return treasure_coins + (2 if twice else 1) * action_coins < cheapest
 
 
 def cleanup(w: Work) -> None:

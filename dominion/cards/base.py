@@ -490,32 +490,32 @@ define(
          "may put a card from it onto your deck.", plus_cards=1, plus_actions=1,
          effect=_harbinger),
     Card("Merchant", 3, A, BASE_2E, "+1 Card, +1 Action. The first time you play a Silver this "
-         "turn, +$1.", plus_cards=1, plus_actions=1, effect=_merchant),
+         "turn, +$1.", plus_cards=1, plus_actions=1, coins_up_to=1, effect=_merchant),
     Card("Vassal", 3, A, BASE_2E, "+$2. Discard the top card of your deck. If it's an Action "
          "card, you may play it.", plus_coins=2, effect=_vassal),
     Card("Village", 3, A, BASE_2E, "+1 Card, +2 Actions.", editions=BOTH, plus_cards=1,
          plus_actions=2),
     Card("Workshop", 3, A, BASE_2E, "Gain a card costing up to $4.", editions=BOTH,
-         effect=_workshop),
+         changes_supply=True, effect=_workshop),
     Card("Bureaucrat", 4, AA, BASE_2E, "Gain a Silver onto your deck. Each other player reveals "
          "a Victory card from their hand and puts it onto their deck (or reveals a hand with no "
-         "Victory cards).", editions=BOTH, effect=_bureaucrat),
+         "Victory cards).", editions=BOTH, changes_supply=True, effect=_bureaucrat),
     Card("Gardens", 4, (VICTORY_T,), BASE_2E, "Worth 1 VP per 10 cards you have (round down).",
          editions=BOTH, victory_points=_gardens_vp),
     Card("Militia", 4, AA, BASE_2E, "+$2. Each other player discards down to 3 cards in hand.",
          editions=BOTH, plus_coins=2, effect=_militia),
     Card("Moneylender", 4, A, BASE_2E, "You may trash a Copper from your hand for +$3.",
-         editions=BOTH, effect=_moneylender),
+         editions=BOTH, coins_up_to=3, effect=_moneylender),
     Card("Poacher", 4, A, BASE_2E, "+1 Card, +1 Action, +$1. Discard a card per empty Supply "
          "pile.", plus_cards=1, plus_actions=1, plus_coins=1, effect=_poacher),
     Card("Remodel", 4, A, BASE_2E, "Trash a card from your hand. Gain a card costing up to $2 "
-         "more than it.", editions=BOTH, effect=_remodel),
+         "more than it.", editions=BOTH, changes_supply=True, effect=_remodel),
     Card("Smithy", 4, A, BASE_2E, "+3 Cards.", editions=BOTH, plus_cards=3),
     Card("Throne Room", 4, A, BASE_2E, "You may play an Action card from your hand twice.",
-         editions=BOTH, effect=_throne_room),
+         editions=BOTH, plays_twice=True, effect=_throne_room),
     Card("Bandit", 5, AA, BASE_2E, "Gain a Gold. Each other player reveals the top 2 cards of "
          "their deck, trashes a revealed Treasure other than Copper, and discards the rest.",
-         effect=_bandit),
+         changes_supply=True, effect=_bandit),
     Card("Council Room", 5, A, BASE_2E, "+4 Cards, +1 Buy. Each other player draws a card.",
          editions=BOTH, plus_cards=4, plus_buys=1, effect=_council_room),
     Card("Festival", 5, A, BASE_2E, "+2 Actions, +1 Buy, +$2.", editions=BOTH, plus_actions=2,
@@ -528,19 +528,19 @@ define(
     Card("Market", 5, A, BASE_2E, "+1 Card, +1 Action, +1 Buy, +$1.", editions=BOTH,
          plus_cards=1, plus_actions=1, plus_buys=1, plus_coins=1),
     Card("Mine", 5, A, BASE_2E, "You may trash a Treasure from your hand. Gain a Treasure to your "
-         "hand costing up to $3 more than it.", editions=BOTH, effect=_mine),
+         "hand costing up to $3 more than it.", editions=BOTH, changes_supply=True, effect=_mine),
     Card("Sentry", 5, A, BASE_2E, "+1 Card, +1 Action. Look at the top 2 cards of your deck. "
          "Trash and/or discard any number of them. Put the rest back on top in any order.",
          plus_cards=1, plus_actions=1, effect=_sentry),
     Card("Witch", 5, AA, BASE_2E, "+2 Cards. Each other player gains a Curse.", editions=BOTH,
-         plus_cards=2, effect=_witch),
+         plus_cards=2, changes_supply=True, effect=_witch),
     Card("Artisan", 6, A, BASE_2E, "Gain a card to your hand costing up to $5. Put a card from "
-         "your hand onto your deck.", effect=_artisan),
+         "your hand onto your deck.", changes_supply=True, effect=_artisan),
     Card("Chancellor", 3, A, BASE_1E, "+$2. You may immediately put your deck into your discard "
          "pile.", plus_coins=2, effect=_chancellor),
     Card("Woodcutter", 3, A, BASE_1E, "+1 Buy, +$2.", plus_buys=1, plus_coins=2),
     Card("Feast", 4, A, BASE_1E, "Trash this card. Gain a card costing up to $5.",
-         effect=_feast),
+         changes_supply=True, effect=_feast),
     Card("Spy", 4, AA, BASE_1E, "+1 Card, +1 Action. Each player (including you) reveals the top "
          "card of their deck and either discards it or puts it back, your choice.",
          plus_cards=1, plus_actions=1, effect=_spy),

@@ -664,7 +664,7 @@ define(
     Card("Courtyard", 2, A, INTRIGUE_2E, "+3 Cards. Put a card from your hand onto your deck.",
          editions=BOTH, plus_cards=3, effect=_courtyard),
     Card("Pawn", 2, A, INTRIGUE_2E, "Choose two different: +1 Card; +1 Action; +1 Buy; +$1.",
-         editions=BOTH, effect=_pawn),
+         editions=BOTH, coins_up_to=1, effect=_pawn),
     Card("Masquerade", 3, A, INTRIGUE_2E,
          "+2 Cards. Each player with any cards in hand passes one to the next such player to "
          "their left, at once. Then you may trash a card from your hand.", editions=BOTH,
@@ -674,52 +674,52 @@ define(
          editions=BOTH, plus_actions=2, effect=_shanty_town),
     Card("Steward", 3, A, INTRIGUE_2E,
          "Choose one: +2 Cards; or +$2; or trash 2 cards from your hand.", editions=BOTH,
-         effect=_steward),
+         coins_up_to=2, effect=_steward),
     Card("Swindler", 3, AA, INTRIGUE_2E,
          "+$2. Each other player trashes the top card of their deck and gains a card with the "
-         "same cost that you choose.", editions=BOTH, plus_coins=2, effect=_swindler),
+         "same cost that you choose.", editions=BOTH, plus_coins=2, changes_supply=True, effect=_swindler),
     Card("Wishing Well", 3, A, INTRIGUE_2E,
          "+1 Card, +1 Action. Name a card, then reveal the top card of your deck. If you named "
          "it, put it into your hand.", editions=BOTH, plus_cards=1, plus_actions=1,
          effect=_wishing_well),
     Card("Baron", 4, A, INTRIGUE_2E,
          "+1 Buy. You may discard an Estate for +$4. If you don't, gain an Estate.",
-         editions=BOTH, plus_buys=1, effect=_baron),
+         editions=BOTH, plus_buys=1, changes_supply=True, coins_up_to=4, effect=_baron),
     Card("Bridge", 4, A, INTRIGUE_2E,
          "+1 Buy, +$1. This turn, cards (everywhere) cost $1 less, but not less than $0.",
-         editions=BOTH, plus_buys=1, plus_coins=1, effect=_bridge),
+         editions=BOTH, plus_buys=1, plus_coins=1, coins_up_to=None, effect=_bridge),
     Card("Conspirator", 4, A, INTRIGUE_2E,
          "+$2. If you have played 3 or more Actions this turn (counting this one), +1 Card and "
          "+1 Action.", editions=BOTH, plus_coins=2, effect=_conspirator),
     Card("Ironworks", 4, A, INTRIGUE_2E,
          "Gain a card costing up to $4. If the gained card is an Action card, +1 Action; a "
          "Treasure card, +$1; a Victory card, +1 Card (each that applies).", editions=BOTH,
-         effect=_ironworks),
+         changes_supply=True, coins_up_to=1, effect=_ironworks),
     Card("Mining Village", 4, A, INTRIGUE_2E,
          "+1 Card, +2 Actions. You may trash this for +$2.", editions=BOTH, plus_cards=1,
-         plus_actions=2, effect=_mining_village),
+         plus_actions=2, coins_up_to=2, effect=_mining_village),
     Card("Duke", 5, (VICTORY_T,), INTRIGUE_2E, "Worth 1 VP per Duchy you have.", editions=BOTH,
          victory_points=_duke_vp),
     Card("Minion", 5, AA, INTRIGUE_2E,
          "+1 Action. Choose one: +$2; or discard your hand, +4 Cards, and each other player "
          "with at least 5 cards in hand discards their hand and draws 4 cards.", editions=BOTH,
-         plus_actions=1, effect=_minion),
+         plus_actions=1, coins_up_to=2, effect=_minion),
     Card("Torturer", 5, AA, INTRIGUE_2E,
          "+3 Cards. Each other player either discards 2 cards or gains a Curse to their hand, "
-         "their choice.", editions=BOTH, plus_cards=3, effect=_torturer),
+         "their choice.", editions=BOTH, plus_cards=3, changes_supply=True, effect=_torturer),
     Card("Trading Post", 5, A, INTRIGUE_2E,
          "Trash 2 cards from your hand. If you did, gain a Silver to your hand.", editions=BOTH,
-         effect=_trading_post),
+         changes_supply=True, effect=_trading_post),
     Card("Upgrade", 5, A, INTRIGUE_2E,
          "+1 Card, +1 Action. Trash a card from your hand. Gain a card costing exactly $1 more "
-         "than it.", editions=BOTH, plus_cards=1, plus_actions=1, effect=_upgrade),
+         "than it.", editions=BOTH, plus_cards=1, plus_actions=1, changes_supply=True, effect=_upgrade),
     Card("Harem", 6, (TREASURE_T, VICTORY_T), INTRIGUE_2E, "$2. Worth 2 VP.", editions=BOTH,
          coins=2, vp=2),
     Card("Nobles", 6, AV, INTRIGUE_2E, "Choose one: +3 Cards; or +2 Actions. Worth 2 VP.",
          editions=BOTH, vp=2, effect=_nobles),
     Card("Lurker", 2, A, INTRIGUE_2E,
          "+1 Action. Choose one: trash an Action card from the Supply; or gain an Action card "
-         "from the trash.", plus_actions=1, effect=_lurker),
+         "from the trash.", plus_actions=1, changes_supply=True, effect=_lurker),
     Card("Diplomat", 4, AR, INTRIGUE_2E,
          "+2 Cards. If you have 5 or fewer cards in hand (after drawing), +2 Actions. "
          "Reaction: when another player plays an Attack, you may first reveal this from a hand "
@@ -727,31 +727,31 @@ define(
          reaction=_diplomat_react, can_react=_diplomat_can_react),
     Card("Mill", 4, AV, INTRIGUE_2E,
          "+1 Card, +1 Action. You may discard 2 cards, for +$2. Worth 1 VP.", vp=1,
-         plus_cards=1, plus_actions=1, effect=_mill),
+         plus_cards=1, plus_actions=1, coins_up_to=2, effect=_mill),
     Card("Secret Passage", 4, A, INTRIGUE_2E,
          "+2 Cards, +1 Action. Take a card from your hand and put it anywhere in your deck.",
          plus_cards=2, plus_actions=1, effect=_secret_passage),
     Card("Courtier", 5, A, INTRIGUE_2E,
          "Reveal a card from your hand. For each type it has (Action, Attack, etc.), choose "
          "one: +1 Action; or +1 Buy; or +$3; or gain a Gold. The choices must be different.",
-         effect=_courtier),
+         changes_supply=True, coins_up_to=3, effect=_courtier),
     Card("Patrol", 5, A, INTRIGUE_2E,
          "+3 Cards. Reveal the top 4 cards of your deck. Put the Victory cards and Curses into "
          "your hand. Put the rest back in any order.", plus_cards=3, effect=_patrol),
     Card("Replace", 5, AA, INTRIGUE_2E,
          "Trash a card from your hand. Gain a card costing up to $2 more than it. If the gained "
          "card is an Action or Treasure, put it onto your deck; if it's a Victory card, each "
-         "other player gains a Curse.", effect=_replace),
+         "other player gains a Curse.", changes_supply=True, effect=_replace),
     # Intrigue 1st edition only.
     Card("Secret Chamber", 2, AR, INTRIGUE_1E,
          "Discard any number of cards. +$1 per card discarded. When another player plays an "
          "Attack card, you may reveal this from your hand. If you do, +2 Cards, then put 2 "
-         "cards from your hand on top of your deck.", effect=_secret_chamber,
+         "cards from your hand on top of your deck.", coins_up_to=None, effect=_secret_chamber,
          reaction=_secret_chamber_react),
     Card("Great Hall", 3, AV, INTRIGUE_1E, "+1 Card, +1 Action. Worth 1 VP.", vp=1,
          plus_cards=1, plus_actions=1),
     Card("Coppersmith", 4, A, INTRIGUE_1E, "Copper produces an extra $1 this turn.",
-         effect=_coppersmith),
+         coins_up_to=None, effect=_coppersmith),
     Card("Scout", 4, A, INTRIGUE_1E,
          "+1 Action. Reveal the top 4 cards of your deck. Put the revealed Victory cards into "
          "your hand. Put the other cards on top of your deck in any order.", plus_actions=1,
@@ -759,9 +759,9 @@ define(
     Card("Saboteur", 5, AA, INTRIGUE_1E,
          "Each other player reveals cards from the top of his deck until revealing one costing "
          "$3 or more. He trashes that card and may gain a card costing at most $2 less than it. "
-         "He discards the other revealed cards.", effect=_saboteur),
+         "He discards the other revealed cards.", changes_supply=True, effect=_saboteur),
     Card("Tribute", 5, A, INTRIGUE_1E,
          "The player to your left reveals then discards the top 2 cards of his deck. For each "
          "differently named card revealed, if it is an Action card, +2 Actions; Treasure card, "
-         "+$2; Victory card, +2 Cards.", effect=_tribute),
+         "+$2; Victory card, +2 Cards.", coins_up_to=4, effect=_tribute),
 )

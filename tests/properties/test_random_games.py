@@ -158,3 +158,41 @@ def test_different_seeds_give_different_shuffles(kingdom, seed, delta):
         return tuple((p.hand, p.deck) for p in state.players)
 
     assert openings(seed) != openings(other)
+
+
+def test_a_game_of_chapels_with_nothing_left_at_0_ends():
+    """Everyone has trashed down to a Chapel and the Copper and Curse piles are empty: no card
+    can ever be bought or gained, so the game could never end by its rules; it ends instead of
+    asking for Actions and Buys forever."""
+    state = at("Chapel", hands=[["Chapel"], ["Chapel"]], supply={"Copper": 0, "Curse": 0})
+    assert dominion.pending(state).purpose == "action_phase"      # a real decision
+    state = dominion.step(state, Move(PLAY, "Chapel"))
+    assert dominion.is_over(state)
+
+
+def test_a_game_where_a_card_can_still_be_bought_goes_on():
+    """Poachers can make $2 together, and an Estate costs $2: not stuck."""
+    state = at("Chapel", "Poacher", hands=[["Chapel", "Poacher"], ["Poacher"]],
+               supply={"Copper": 0, "Curse": 0})
+    state = dominion.step(state, Move(END_PHASE))
+    state = dominion.step(state, Move(END_PHASE))
+    assert not dominion.is_over(state)
+
+
+def test_a_game_where_someone_can_still_gain_a_card_goes_on():
+    state = at("Chapel", "Workshop", hands=[["Chapel"], ["Workshop"]],
+               supply={"Copper": 0, "Curse": 0})
+    state = dominion.step(state, Move(END_PHASE))
+    assert not dominion.is_over(state)
+
+
+def test_a_throne_room_counts_double_when_weighing_what_could_be_bought():
+    """One Poacher makes $1 (< $2 for an Estate), but played twice by a Throne Room it makes $2."""
+    hands = [["Chapel", "Poacher", "Throne Room"], ["Chapel"]]
+    state = at("Chapel", "Poacher", "Throne Room", hands=hands,
+               supply={"Copper": 0, "Curse": 0})
+    state = dominion.step(state, Move(END_PHASE))
+    assert not dominion.is_over(state)
+    alone = at("Chapel", "Poacher", hands=[["Chapel", "Poacher"], ["Chapel"]],
+               supply={"Copper": 0, "Curse": 0})
+    assert dominion.is_over(dominion.step(alone, Move(END_PHASE)))
