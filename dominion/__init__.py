@@ -9,6 +9,7 @@ See the README for the decision kinds and answer shapes.
 """
 from . import cards as _cards  # noqa: F401  (fills the card registry)
 from .card import CARDS, SETS, Card, card, card_names
+from .determinize import determinize
 from .engine import cost
 from .errors import (DominionError, GameOverError, IllegalAnswerError, InvalidConfigError,
                      InvalidKingdomError, InvalidPositionError, NotYourDecisionError,
@@ -22,7 +23,7 @@ from .state import (ACTION, BUY, CHOOSE, CLEANUP, END_PHASE, ORDER, OVER, PLAY, 
                     SELECT, TURN, Config, Decision, Event, Move, PlayerState, State)
 
 __all__ = [
-    "new_game", "position", "pending", "step", "view", "inspect", "Inspection", "SeatZones", "score", "winners", "replay", "record",
+    "new_game", "position", "pending", "step", "view", "determinize", "inspect", "Inspection", "SeatZones", "score", "winners", "replay", "record",
     "is_over", "decision_number", "make_config", "player_score", "visible_event", "cost",
     "card", "card_names", "kingdom_pool", "resolve_kingdom", "format_event", "card_list",
     "CARDS", "SETS", "RECOMMENDED", "Card", "Config", "Decision", "Event", "Move", "PlayerState",

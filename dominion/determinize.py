@@ -1,0 +1,87 @@
+"""Determinization for information-set search (ISMCTS and its kin): a full game state that one
+player cannot tell apart from the real one, drawn at random among such states.
+
+What the player is taken to know is what their `view` shows now: their own hand, every zone's
+size, the tops of the discard piles, everything in play, set aside and in the trash, and the
+Supply. Everything else is redistributed: the order of their own deck, and, for each other
+seat, the cards of its hand, deck, `looking` and discard pile below its top card, shuffled
+together and dealt back in the same sizes. The player's own discard pile stays as it is (they
+put every card there themselves). Inferences a program draws from the log's history (a card an
+opponent gained into their hand, a Victory card Bureaucrat put on a deck) are not applied: a
+search that tracks them can reject samples that contradict them.
+
+Cards named by work in progress (a card half-resolved: a Masquerade pass already chosen, a
+Library draw being looked at) keep their places, so that the state stays playable. The log is
+kept as it is (other seats' private events no longer match their cards), and the result is not
+a record: `replay(record(...))` gives the real game, not the sample.
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+from . import rng
+from .card import CARDS
+from .errors import InvalidConfigError
+from .state import State
+
+
+def determinize(state: State, player: int, seed: int) -> State:
+    """A state ``player`` cannot tell apart from ``state`` (see the module's docstring), drawn
+    with ``seed``; its random generator is reseeded with ``seed`` too, so that the sample's
+    future shuffles are not the real game's. Pure: ``state`` is not changed."""
+    n = len(state.players)
+    if type(player) is not int or not 0 <= player < n:
+        raise InvalidConfigError(f"player must be a seat from 0 to {n - 1}, not {player!r}")
+    if type(seed) is not int or not 0 <= seed < 2 ** 64:
+        raise InvalidConfigError(f"the seed must be an integer from 0 to 2**64 - 1")
+    pinned = Counter(_card_names(state.stack))
+    generator = rng.seed_state(seed ^ 0x44455445524D)
+    players = []
+    for seat, ps in enumerate(state.players):
+        if seat == player:
+            generator, (deck,) = _redeal(generator, (ps.deck,), pinned)
+            players.append(ps._replace(deck=deck))
+            continue
+        under, top = ps.discard[:-1], ps.discard[-1:]
+        generator, (hand, deck, looking, under) = _redeal(
+            generator, (ps.hand, ps.deck, ps.looking, under), pinned)
+        players.append(ps._replace(hand=hand, deck=deck, looking=looking, discard=under + top))
+    return state._replace(players=tuple(players), rng=rng.seed_state(seed))
+
+
+def _redeal(generator: int, zones: tuple, pinned: Counter) -> tuple:
+    """Shuffle the cards of ``zones`` together and deal them back into the same places, except
+    the ones named in ``pinned`` (up to its counts, per call), which keep their places."""
+    keep = pinned.copy()
+    free = []
+    for zone in zones:
+        for card in zone:
+            if keep[card] > 0:
+                keep[card] -= 1
+            else:
+                free.append(card)
+    generator, dealt = rng.shuffled(generator, tuple(free))
+    keep = pinned.copy()
+    out, k = [], 0
+    for zone in zones:
+        new = []
+        for card in zone:
+            if keep[card] > 0:
+                keep[card] -= 1
+                new.append(card)
+            else:
+                new.append(dealt[k])
+                k += 1
+        out.append(tuple(new))
+    return generator, tuple(out)
+
+
+def _card_names(value):
+    """Every card name anywhere inside ``value`` (frames are tuples of names, numbers, tuples,
+    decisions and moves)."""
+    if isinstance(value, str):
+        if value in CARDS:
+            yield value
+    elif isinstance(value, tuple):
+        for item in value:
+            yield from _card_names(item)

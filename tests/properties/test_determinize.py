@@ -1,0 +1,67 @@
+"""`determinize` for information-set search: the sample is a state the player cannot tell apart
+from the real one (their view is the same), it holds the same cards, it plays on to the end, and
+it really redistributes what the player cannot see."""
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+import dominion
+from tests.support import card_counts, game_specs, property_examples, random_answer, \
+    random_trajectory
+
+SLOW = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@settings(max_examples=property_examples(40), **SLOW)
+@given(game_specs())
+def test_a_determinized_state_looks_the_same_to_the_player_and_plays_on(spec):
+    game = random_trajectory(spec)
+    rng = random.Random(spec.answer_seed)
+    for i in range(0, len(game.states), max(1, len(game.states) // 12)):
+        state = game.states[i]
+        for player in range(spec.players):
+            sample = dominion.determinize(state, player, rng.randrange(2 ** 64))
+            assert dominion.view(sample, player) == dominion.view(state, player), (spec, i)
+            assert card_counts(sample) == card_counts(state), (spec, i)
+            assert dominion.pending(sample) == dominion.pending(state)
+        # The sample is a playable game: random answers take it to its end (or far enough).
+        sample = dominion.determinize(state, rng.randrange(spec.players), rng.randrange(2 ** 64))
+        turns = 0
+        while (d := dominion.pending(sample)) is not None and turns < 400:
+            sample = dominion.step(sample, random_answer(d, rng), d.player)
+            turns = sample.turn - state.turn
+
+
+def test_determinize_redistributes_what_the_player_cannot_see():
+    state = dominion.new_game(players=2, seed=8)
+    hands = {dominion.determinize(state, 0, seed).players[1].hand for seed in range(30)}
+    decks = {dominion.determinize(state, 0, seed).players[0].deck for seed in range(30)}
+    assert len(hands) > 1 and len(decks) > 1
+    assert all(dominion.determinize(state, 0, s).players[0].hand == state.players[0].hand
+               for s in range(30))
+
+
+def test_determinize_is_a_pure_function_of_its_seed():
+    state = dominion.new_game(players=3, seed=2)
+    assert dominion.determinize(state, 1, 77) == dominion.determinize(state, 1, 77)
+    assert dominion.determinize(state, 1, 77).rng != state.rng
+
+
+def test_cards_named_by_work_in_progress_keep_their_places():
+    """Library's drawn Action is being looked at: a sample for the other seat keeps it there,
+    so that answering the question still works."""
+    s = dominion.position(("Library",) + ("Cellar", "Chapel", "Moat", "Village", "Workshop",
+                                          "Gardens", "Militia", "Smithy", "Witch"),
+                          hands=[["Library"] + ["Copper"] * 5], decks=[["Smithy", "Silver"]])
+    s = dominion.step(s, dominion.Move("play", "Library"))
+    for seed in range(10):
+        sample = dominion.determinize(s, 1, seed)
+        assert sample.players[0].looking == ("Smithy",)
+        dominion.step(sample, ["no"])
+
+
+@pytest.mark.parametrize("bad", [(5, 1), (-1, 1), (True, 1), (0, -1), (0, 2 ** 64)])
+def test_determinize_refuses_a_bad_seat_or_seed(bad):
+    with pytest.raises(dominion.InvalidConfigError):
+        dominion.determinize(dominion.new_game(seed=1), *bad)
