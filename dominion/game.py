@@ -461,15 +461,20 @@ def visible_event(event: Event, viewer: Optional[int]) -> Event:
     return Event(event.kind, event.player, (), event.seen_by, len(event.cards))
 
 
-def view(state: State, player: Optional[int] = None, log_from: Optional[int] = 0) -> View:
+def view(state: State, player: Optional[int] = None, log_from: Optional[int] = None) -> View:
     """What ``player`` may know (``None``: a spectator): their own hand, every zone's size, the
     top of each discard pile, cards in play and set aside, the Supply, the trash and the log
     with other players' hidden cards removed. Never another hand or any deck's order.
-    ``log_from``: first log index to include (None: no log). Bots call this at every decision,
-    so it only builds what changed: the Supply listing is shared while the counts are unchanged,
-    and only the requested part of the log is filtered."""
-    if player is not None and not 0 <= player < len(state.players):
-        raise InvalidConfigError(f"no seat {player}; seats are 0 to {len(state.players) - 1}")
+
+    ``log_from``: the first log index to include; None (the default) includes no log, so that
+    a view costs the same at turn 3 and at turn 300. A program that reads the log keeps the
+    index it has read up to and asks only for what is new (the built-in bots keep
+    ``bot.log_from``); ``log_from=0`` gives the whole log, at a cost that grows with the game.
+    Bots call this at every decision, so it only builds what changed: the Supply listing is
+    shared while the counts are unchanged."""
+    if player is not None and (type(player) is not int or not 0 <= player < len(state.players)):
+        raise InvalidConfigError(f"no seat {_quote(player)}; seats are 0 to "
+                                 f"{len(state.players) - 1} (None: a spectator)")
     names = state.config.players
     turns_taken = state.turns_taken
     new = tuple.__new__  # NamedTuples built from their fields: views are built at every decision

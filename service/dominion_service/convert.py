@@ -134,4 +134,4 @@ def view_to_pb(game_id: str, state: dominion.State, viewer: Optional[int], bots:
 
 def config_to_pb(config: dominion.Config) -> pb.GameConfig:
     return pb.GameConfig(players=config.players, kingdom=config.kingdom, seed=config.seed,
-                         first_player=config.first_player)
+                         first_player=config.first_player, always_ask=config.always_ask)

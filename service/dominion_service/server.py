@@ -223,7 +223,7 @@ class DominionService(pb_grpc.DominionServiceServicer):
         seed = request.seed if request.HasField("seed") else secrets.randbits(63)
         first = request.first_player if request.HasField("first_player") else None
         try:
-            config = dominion.make_config(names, kingdom, sets, seed, first)
+            config = dominion.make_config(names, kingdom, sets, seed, first, request.always_ask)
             state = dominion.new_game(config)
         except dominion.DominionError as e:
             raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT, str(e)) from None

@@ -70,14 +70,15 @@ def answer_from_json(text: str):
 
 def config_to_json(config: dominion.Config) -> str:
     return json.dumps({"players": list(config.players), "kingdom": list(config.kingdom),
-                       "seed": config.seed, "first_player": config.first_player},
+                       "seed": config.seed, "first_player": config.first_player,
+                       "always_ask": config.always_ask},
                       separators=(",", ":"))
 
 
 def config_from_json(text: str) -> dominion.Config:
     value = json.loads(text)
     return dominion.Config(tuple(value["players"]), tuple(value["kingdom"]), value["seed"],
-                           value["first_player"])
+                           value["first_player"], value.get("always_ask", False))
 
 
 def default_db_path() -> Path:
@@ -90,7 +91,7 @@ def default_db_path() -> Path:
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     game_id TEXT PRIMARY KEY,
-    config  TEXT NOT NULL,          -- JSON: players, kingdom, seed, first_player
+    config  TEXT NOT NULL,          -- JSON: players, kingdom, seed, first_player, always_ask
     seats   TEXT NOT NULL,          -- JSON: [[bot, token_digest], ...]
     created REAL NOT NULL
 );

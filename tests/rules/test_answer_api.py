@@ -111,3 +111,36 @@ def test_error_messages_quote_bad_input_only_so_far():
     with pytest.raises(IllegalAnswerError) as e:
         dominion.step(s, {"x" * 100_000: 1}, 1)
     assert len(str(e.value)) < 1_000
+
+
+@pytest.mark.parametrize("case", [
+    ("Steward", ["Copper", "Copper"], [["trash 2 cards"]], "trash"),
+    ("Mill", ["Copper", "Copper", "Copper"], [["yes"]], "discard"),
+    ("Trading Post", ["Estate", "Estate", "Copper"], [], "trash"),
+    ("Trading Post", ["Estate", "Copper"], [], "trash"),
+    ("Poacher", ["Copper", "Copper"], [], "discard"),
+], ids=lambda c: f"{c[0]}-{len(c[1])}")
+def test_a_question_with_only_one_possible_answer_is_not_asked(case):
+    """Every legal answer is the same game: the question is skipped (README, Forced questions)."""
+    card, hand, answers, purpose = case
+    empty = {"Curse": 0} if card == "Poacher" else {}
+    s = play(at(card, hands=[[card] + hand], supply=empty), card)
+    for a in answers:
+        s = dominion.step(s, a)
+    d = dominion.pending(s)
+    forced = not (card == "Trading Post" and len(hand) == 3)
+    assert (d is None or d.purpose != purpose) == forced, d
+
+
+def test_a_torturer_victim_holding_one_kind_of_card_discards_without_being_asked():
+    s = play(at("Torturer", hands=[["Torturer"], ["Copper"] * 4]), "Torturer")
+    s = dominion.step(s, ["discard 2 cards"], 1)
+    assert dominion.pending(s).player == 0 and len(s.players[1].hand) == 2
+
+
+def test_discarding_two_different_cards_is_asked_even_when_both_must_go():
+    """Which card ends on top of the discard pile is the player's choice."""
+    s = play(at("Torturer", hands=[["Torturer"], ["Copper", "Estate"]]), "Torturer")
+    s = dominion.step(s, ["discard 2 cards"], 1)
+    d = dominion.pending(s)
+    assert (d.player, d.purpose, d.min, d.max) == (1, "discard", 2, 2)

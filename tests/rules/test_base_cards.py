@@ -18,7 +18,7 @@ def pending(s):
 
 def log_seen_by(s, viewer, kind):
     """The events of ``kind`` as ``viewer`` sees them in their view's log."""
-    return [e for e in dominion.view(s, viewer).log if e.kind == kind]
+    return [e for e in dominion.view(s, viewer, log_from=0).log if e.kind == kind]
 
 
 def discard(s, seat=0):

@@ -26,7 +26,7 @@ def go(s, *answers):
 
 def seen(s, viewer, kind):
     """The cards of each ``kind`` event of the log as ``viewer`` sees them."""
-    return [e.cards for e in dominion.view(s, viewer).log if e.kind == kind]
+    return [e.cards for e in dominion.view(s, viewer, log_from=0).log if e.kind == kind]
 
 
 def discard_of(s, seat):

@@ -218,6 +218,24 @@ def test_network_decisions_carry_every_event_once_so_bots_can_count_their_cards(
     full = client.spectate(game.game_id).view(log_from=0).log
     mine = dominion.replay(client.record(game.game_id))
     assert len(seen) <= len(full)
-    expected = dominion.view(mine, 0).log[:len(seen)]
+    expected = dominion.view(mine, 0, log_from=0).log[:len(seen)]
     assert [(e.kind, e.player, e.cards) for e in seen] == \
         [(e.kind, e.player, e.cards) for e in expected]
+
+
+def test_a_game_that_asks_every_question_is_created_stored_and_replayed(tmp_path, kingdom):
+    """CreateGameRequest.always_ask reaches the engine, survives a restart and is in the record."""
+    db = tmp_path / "games.db"
+    with LocalServer(SqliteStorage(db)) as server, connect(server.target) as client:
+        game = client.create_game(["Net", "BM"], bots={1: "big-money"}, kingdom=kingdom,
+                                  seed=5, always_ask=True)
+        seat = client.seat(game.game_id, game.tokens[0])
+        first = next(seat.decisions())
+        # Seat 0 holds no Action in its first hand, yet the Action phase is asked.
+        assert first.decision.purpose == "action_phase"
+    with LocalServer(SqliteStorage(db)) as server, connect(server.target) as client:
+        seat = client.seat(game.game_id, game.tokens[0])
+        result = play_seat_with(seat, "big-money", seed=1)
+        record = client.record(game.game_id)
+        assert record.config.always_ask is True
+        assert_record_replays(client, game.game_id, result)

@@ -93,10 +93,11 @@ class Client:
                     bots: Optional[Mapping[int, str]] = None,
                     kingdom: Union[None, str, Sequence[str]] = None,
                     sets: Optional[Sequence[str]] = None, seed: Optional[int] = None,
-                    first_player: Optional[int] = None) -> CreatedGame:
+                    first_player: Optional[int] = None, always_ask: bool = False) -> CreatedGame:
         """Create a game. ``players``: a count or the seat names. ``bots``: seat -> bot name
         for the seats the server plays. ``kingdom``: a recommended Kingdom's name, 10 card
-        names, or ``"random"`` (from ``sets``); the server's default when None."""
+        names, or ``"random"`` (from ``sets``); the server's default when None.
+        ``always_ask``: ask every question, even forced ones (README, "Hidden information")."""
         names = [""] * players if isinstance(players, int) else list(players)
         bots = bots or {}
         request = pb.CreateGameRequest(
@@ -112,6 +113,7 @@ class Client:
             request.seed = seed
         if first_player is not None:
             request.first_player = first_player
+        request.always_ask = always_ask
         reply = self.stub.CreateGame(request)
         return CreatedGame(reply.game_id, {s.seat: s.token for s in reply.seats if s.token},
                            tuple(reply.kingdom), reply.first_player)

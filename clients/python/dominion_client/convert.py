@@ -112,5 +112,6 @@ def answer_from_pb(msg: pb.Answer):
 def record_from_pb(msg: pb.GetRecordResponse) -> dominion.Record:
     """A `dominion.Record`, ready for `dominion.replay`."""
     c = msg.config
-    config = dominion.Config(tuple(c.players), tuple(c.kingdom), c.seed, c.first_player)
+    config = dominion.Config(tuple(c.players), tuple(c.kingdom), c.seed, c.first_player,
+                             c.always_ask)
     return dominion.Record(config, tuple((a.seat, answer_from_pb(a.answer)) for a in msg.answers))

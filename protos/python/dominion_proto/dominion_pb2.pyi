@@ -114,20 +114,22 @@ class RandomKingdom(_message.Message):
     def __init__(self, sets: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class CreateGameRequest(_message.Message):
-    __slots__ = ("seats", "preset", "cards", "random", "seed", "first_player")
+    __slots__ = ("seats", "preset", "cards", "random", "seed", "first_player", "always_ask")
     SEATS_FIELD_NUMBER: _ClassVar[int]
     PRESET_FIELD_NUMBER: _ClassVar[int]
     CARDS_FIELD_NUMBER: _ClassVar[int]
     RANDOM_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
     FIRST_PLAYER_FIELD_NUMBER: _ClassVar[int]
+    ALWAYS_ASK_FIELD_NUMBER: _ClassVar[int]
     seats: _containers.RepeatedCompositeFieldContainer[SeatSpec]
     preset: str
     cards: KingdomCards
     random: RandomKingdom
     seed: int
     first_player: int
-    def __init__(self, seats: _Optional[_Iterable[_Union[SeatSpec, _Mapping]]] = ..., preset: _Optional[str] = ..., cards: _Optional[_Union[KingdomCards, _Mapping]] = ..., random: _Optional[_Union[RandomKingdom, _Mapping]] = ..., seed: _Optional[int] = ..., first_player: _Optional[int] = ...) -> None: ...
+    always_ask: bool
+    def __init__(self, seats: _Optional[_Iterable[_Union[SeatSpec, _Mapping]]] = ..., preset: _Optional[str] = ..., cards: _Optional[_Union[KingdomCards, _Mapping]] = ..., random: _Optional[_Union[RandomKingdom, _Mapping]] = ..., seed: _Optional[int] = ..., first_player: _Optional[int] = ..., always_ask: _Optional[bool] = ...) -> None: ...
 
 class SeatToken(_message.Message):
     __slots__ = ("seat", "name", "bot", "token")
@@ -142,16 +144,18 @@ class SeatToken(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., name: _Optional[str] = ..., bot: _Optional[str] = ..., token: _Optional[str] = ...) -> None: ...
 
 class CreateGameResponse(_message.Message):
-    __slots__ = ("game_id", "seats", "kingdom", "first_player")
+    __slots__ = ("game_id", "seats", "kingdom", "first_player", "always_ask")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
     KINGDOM_FIELD_NUMBER: _ClassVar[int]
     FIRST_PLAYER_FIELD_NUMBER: _ClassVar[int]
+    ALWAYS_ASK_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     seats: _containers.RepeatedCompositeFieldContainer[SeatToken]
     kingdom: _containers.RepeatedScalarFieldContainer[str]
     first_player: int
-    def __init__(self, game_id: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[SeatToken, _Mapping]]] = ..., kingdom: _Optional[_Iterable[str]] = ..., first_player: _Optional[int] = ...) -> None: ...
+    always_ask: bool
+    def __init__(self, game_id: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[SeatToken, _Mapping]]] = ..., kingdom: _Optional[_Iterable[str]] = ..., first_player: _Optional[int] = ..., always_ask: _Optional[bool] = ...) -> None: ...
 
 class GameSummary(_message.Message):
     __slots__ = ("game_id", "players", "bots", "kingdom", "game_over", "turn", "sequence", "waiting_for")
@@ -468,16 +472,18 @@ class StreamEventsResponse(_message.Message):
     def __init__(self, events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., decision: _Optional[_Union[YourDecision, _Mapping]] = ..., game_over: _Optional[_Union[GameOver, _Mapping]] = ..., waiting: _Optional[_Union[PublicDecision, _Mapping]] = ...) -> None: ...
 
 class GameConfig(_message.Message):
-    __slots__ = ("players", "kingdom", "seed", "first_player")
+    __slots__ = ("players", "kingdom", "seed", "first_player", "always_ask")
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     KINGDOM_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
     FIRST_PLAYER_FIELD_NUMBER: _ClassVar[int]
+    ALWAYS_ASK_FIELD_NUMBER: _ClassVar[int]
     players: _containers.RepeatedScalarFieldContainer[str]
     kingdom: _containers.RepeatedScalarFieldContainer[str]
     seed: int
     first_player: int
-    def __init__(self, players: _Optional[_Iterable[str]] = ..., kingdom: _Optional[_Iterable[str]] = ..., seed: _Optional[int] = ..., first_player: _Optional[int] = ...) -> None: ...
+    always_ask: bool
+    def __init__(self, players: _Optional[_Iterable[str]] = ..., kingdom: _Optional[_Iterable[str]] = ..., seed: _Optional[int] = ..., first_player: _Optional[int] = ..., always_ask: _Optional[bool] = ...) -> None: ...
 
 class RecordedAnswer(_message.Message):
     __slots__ = ("seat", "answer")
