@@ -16,16 +16,18 @@ from .errors import (DominionError, GameOverError, IllegalAnswerError, InvalidCo
                      StaleAnswerError, UnknownCardError)
 from .game import (Inspection, PlayerView, Record, SeatZones, View, decision_number, inspect,
                    is_over, make_config, new_game, pending, player_score, position, record,
-                   replay, score, step, view, visible_event, winners)
+                   public_decision, replay, score, step, view, visible_event, winners)
 from .kingdoms import RECOMMENDED, kingdom_pool, resolve_kingdom
-from .text import card_list, format_event
+from .text import a_card, card_list, describe_waiting, log_line, plural, render
 from .state import (ACTION, BUY, CHOOSE, CLEANUP, END_PHASE, ORDER, OVER, PLAY, PLAY_TREASURES,
-                    SELECT, TURN, Config, Decision, Event, Move, PlayerState, State)
+                    SELECT, TURN, Config, Decision, Event, Move, PlayerState, PublicDecision,
+                    State)
 
 __all__ = [
     "new_game", "position", "pending", "step", "view", "determinize", "inspect", "Inspection", "SeatZones", "score", "winners", "replay", "record",
     "is_over", "decision_number", "make_config", "player_score", "visible_event", "cost",
-    "card", "card_names", "kingdom_pool", "resolve_kingdom", "format_event", "card_list",
+    "card", "card_names", "kingdom_pool", "resolve_kingdom", "log_line", "render", "describe_waiting", "card_list", "a_card", "plural",
+    "public_decision", "PublicDecision",
     "CARDS", "SETS", "RECOMMENDED", "Card", "Config", "Decision", "Event", "Move", "PlayerState",
     "PlayerView", "Record", "State", "View",
     "TURN", "SELECT", "CHOOSE", "ORDER", "PLAY", "PLAY_TREASURES", "BUY", "END_PHASE",

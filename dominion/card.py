@@ -55,11 +55,14 @@ class Card:
     reaction: Optional[Callable] = field(default=None, compare=False)
     can_react: Optional[Callable] = field(default=None, compare=False)
     victory_points: Optional[Callable] = field(default=None, compare=False)
+    plural: str = ""                          # "": made by `plural_of`'s rule (set below)
     changes_supply: bool = False
     coins_up_to: Optional[int] = -1           # -1: the card's value or +$ (set below)
     plays_twice: bool = False
 
     def __post_init__(self):
+        if not self.plural:
+            object.__setattr__(self, "plural", regular_plural(self.name))
         if self.coins_up_to == -1:
             object.__setattr__(self, "coins_up_to", self.coins + self.plus_coins)
         t = self.types
@@ -72,6 +75,16 @@ class Card:
         object.__setattr__(self, "is_kingdom", self.set != BASIC)
         if not self.editions:
             object.__setattr__(self, "editions", (self.set,))
+
+
+def regular_plural(name: str) -> str:
+    """English plural of a card name by the regular rules ("Duchies", "Witches", "Coppers");
+    cards whose plural is irregular say it in their definition (``plural=``)."""
+    if name.endswith("y") and name[-2:-1] not in "aeiou":
+        return name[:-1] + "ies"
+    if name.endswith(("ch", "sh", "s", "x")):
+        return name + "es"
+    return name + "s"
 
 
 CARDS: dict[str, Card] = {}

@@ -428,16 +428,17 @@ def trash_self(w: Work, player: int, name: str, uid: int) -> bool:
     return True
 
 
-def gain(w: Work, player: int, name: str, to: str = "discard") -> bool:
+def gain(w: Work, player: int, name: str, to: str = "discard", event: str = "gain") -> bool:
     """Gain a card from the Supply to ``to`` ("discard", "hand" or "deck"). Returns False and
-    does nothing when the pile is empty or not in this game."""
+    does nothing when the pile is empty or not in this game. Logged as ``event``: a bought
+    card's gain is the one "buy" event ("Ann buys and gains a Gold.")."""
     i = pile_index(w.pile_names).get(name)
     if i is None or w.supply[i] == 0:
         return False
     take_from_pile(w, i)
     pl = w.players[player]
     setattr(pl, to, getattr(pl, to) + (name,))
-    log(w, "gain", player, (name,), None, to)
+    log(w, event, player, (name,), None, to)
     return True
 
 
@@ -648,7 +649,7 @@ def start_turn(w: Work) -> None:
     taken = list(w.turns_taken)
     taken[p] += 1
     w.turns_taken = tuple(taken)
-    log(w, "turn", p, (), None, w.turn)
+    log(w, "turn", p, (), None, taken[p])  # the player's own turn number, as people count
     action_phase(w)  # called, not pushed: it is the last thing a turn's start does
 
 
@@ -745,8 +746,7 @@ def turn_answer(w: Work, move: Move) -> None:
         w.buys -= 1
         w.coins -= cost(w, move.card)
         w.bought = True
-        log(w, "buy", p, (move.card,))
-        gain(w, p, move.card)
+        gain(w, p, move.card, event="buy")
         push(w, buy_phase)
 
 

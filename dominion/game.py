@@ -18,7 +18,9 @@ from .engine import (BASIC_PILES, Work, _quote, all_cards, check_answer, draw, p
 from .errors import (GameOverError, InvalidConfigError, InvalidPositionError,
                      NotYourDecisionError, StaleAnswerError)
 from .kingdoms import resolve_kingdom
-from .state import ACTION, BUY, Config, Decision, Event, PlayerState, State
+from .state import (ACTION, BUY, SELECT, Config, Decision, Event, PlayerState, PublicDecision,
+                    State)
+from .text import describe_waiting
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 STARTING_DECK = ("Copper",) * 7 + ("Estate",) * 3
@@ -430,6 +432,7 @@ class PlayerView(NamedTuple):
     looking: Optional[tuple]
     looking_size: int
     turns_taken: int
+    vp: int                  # victory points now (all gains and trashes are public)
 
 
 class View(NamedTuple):
@@ -452,11 +455,14 @@ class View(NamedTuple):
     game_over: bool
     scores: Optional[tuple]        # when the game is over
     winners: Optional[tuple]
+    waiting: Optional[PublicDecision]  # the pending decision's public part, for every viewer
 
 
 def visible_event(event: Event, viewer: Optional[int]) -> Event:
-    """The event as ``viewer`` may see it: private cards become a count in ``detail``."""
-    if event.seen_by is None or (viewer is not None and viewer in event.seen_by):
+    """The event as ``viewer`` may see it: private cards become a count in ``detail``. An event
+    already redacted (no cards) comes back as it is."""
+    if event.seen_by is None or (viewer is not None and viewer in event.seen_by) or \
+            not event.cards:
         return event
     return Event(event.kind, event.player, (), event.seen_by, len(event.cards))
 
@@ -484,7 +490,8 @@ def view(state: State, player: Optional[int] = None, log_from: Optional[int] = N
         players.append(new(PlayerView, (
             names[s], tuple(sorted(hand)) if mine else None, len(hand), len(deck), len(discard),
             discard[-1] if discard else None, in_play, aside, looking if mine else None,
-            len(looking), turns_taken[s])))
+            len(looking), turns_taken[s],
+            player_score(hand + deck + discard + in_play + aside + looking))))
     players = tuple(players)
     d = state.stack[-1][1] if state.stack else None
     over = d is None
@@ -499,7 +506,15 @@ def view(state: State, player: Optional[int] = None, log_from: Optional[int] = N
         state.trash, players, state.current, state.phase, state.turn, state.actions, state.buys,
         state.coins, d if d is not None and d.player == player else None,
         None if over else d.player, events, log_start, over,
-        score(state) if over else None, winners(state) if over else None))
+        score(state) if over else None, winners(state) if over else None,
+        None if over else public_decision(d, names, len(state.players[d.player].hand))))
+
+
+def public_decision(d: Decision, names: tuple, hand_size: int) -> PublicDecision:
+    """The part of a decision everyone may know (see `PublicDecision`)."""
+    counted = d.kind == SELECT
+    return PublicDecision(d.player, d.kind, d.card, d.purpose, d.min if counted else 0,
+                          d.max if counted else 0, describe_waiting(d, names, hand_size))
 
 
 @lru_cache(maxsize=4096)

@@ -83,6 +83,19 @@ class Decision(NamedTuple):
     about_player: Optional[int] = None
 
 
+class PublicDecision(NamedTuple):
+    """What everyone at the table may know of the pending decision: the seat deciding, on which
+    card (None: the turn itself), for what `purpose`, its kind, how many cards (``min``/``max``,
+    for a select; 0 otherwise) and a sentence for people. Never its options or pool."""
+    player: int
+    kind: str
+    card: Optional[str]
+    purpose: str
+    min: int
+    max: int
+    text: str
+
+
 class Event(NamedTuple):
     """One entry of the game log, recorded as data and formatted only when asked.
 

@@ -43,7 +43,7 @@ class Holdings:
         owned = self.owned
         for event in (log[skip:] if skip > 0 else log):
             kind = event[0]
-            if kind == "gain":
+            if kind == "gain" or kind == "buy":  # a buy is the gain of the bought card
                 for name in event[2]:
                     owned[event[1]][name] += 1
                 self._scores = None

@@ -501,7 +501,7 @@ define(
          "a Victory card from their hand and puts it onto their deck (or reveals a hand with no "
          "Victory cards).", editions=BOTH, changes_supply=True, effect=_bureaucrat),
     Card("Gardens", 4, (VICTORY_T,), BASE_2E, "Worth 1 VP per 10 cards you have (round down).",
-         editions=BOTH, victory_points=_gardens_vp),
+         plural="Gardens", editions=BOTH, victory_points=_gardens_vp),
     Card("Militia", 4, AA, BASE_2E, "+$2. Each other player discards down to 3 cards in hand.",
          editions=BOTH, plus_coins=2, effect=_militia),
     Card("Moneylender", 4, A, BASE_2E, "You may trash a Copper from your hand for +$3.",
@@ -547,7 +547,7 @@ define(
     Card("Thief", 4, AA, BASE_1E, "Each other player reveals the top 2 cards of their deck. If "
          "they revealed any Treasure cards, they trash one of them that you choose. You may gain "
          "any or all of these trashed cards. They discard the other revealed cards.",
-         effect=_thief),
+         plural="Thieves", effect=_thief),
     Card("Adventurer", 6, A, BASE_1E, "Reveal cards from your deck until you reveal 2 Treasure "
          "cards. Put those Treasure cards into your hand and discard the other revealed cards.",
          effect=_adventurer),

@@ -693,7 +693,8 @@ define(
          "+1 Action.", editions=BOTH, plus_coins=2, effect=_conspirator),
     Card("Ironworks", 4, A, INTRIGUE_2E,
          "Gain a card costing up to $4. If the gained card is an Action card, +1 Action; a "
-         "Treasure card, +$1; a Victory card, +1 Card (each that applies).", editions=BOTH,
+         "Treasure card, +$1; a Victory card, +1 Card (each that applies).", plural="Ironworks",
+         editions=BOTH,
          changes_supply=True, coins_up_to=1, effect=_ironworks),
     Card("Mining Village", 4, A, INTRIGUE_2E,
          "+1 Card, +2 Actions. You may trash this for +$2.", editions=BOTH, plus_cards=1,
@@ -716,7 +717,7 @@ define(
     Card("Harem", 6, (TREASURE_T, VICTORY_T), INTRIGUE_2E, "$2. Worth 2 VP.", editions=BOTH,
          coins=2, vp=2),
     Card("Nobles", 6, AV, INTRIGUE_2E, "Choose one: +3 Cards; or +2 Actions. Worth 2 VP.",
-         editions=BOTH, vp=2, effect=_nobles),
+         plural="Nobles", editions=BOTH, vp=2, effect=_nobles),
     Card("Lurker", 2, A, INTRIGUE_2E,
          "+1 Action. Choose one: trash an Action card from the Supply; or gain an Action card "
          "from the trash.", plus_actions=1, changes_supply=True, effect=_lurker),

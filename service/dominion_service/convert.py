@@ -88,15 +88,24 @@ def answer_to_pb(kind: str, answer, sequence: int) -> pb.Answer:
     return msg
 
 
-def event_to_pb(event: dominion.Event, index: int, viewer: Optional[int]) -> pb.Event:
+def event_to_pb(event: dominion.Event, index: int, viewer: Optional[int],
+                names: tuple) -> pb.Event:
     """One log event as ``viewer`` may see it (`dominion.visible_event` decides; cards hidden
-    from the viewer become a count)."""
+    from the viewer become a count), with its line of text for that viewer (`dominion.render`,
+    the engine's one renderer); ``names`` are the seats' names."""
     seen = dominion.visible_event(event, viewer)
+    text = dominion.render(seen, names)
     if len(seen.cards) < len(event.cards):
         return pb.Event(index=index, kind=event.kind, player=event.player,
-                        hidden_count=len(event.cards))
+                        hidden_count=len(event.cards), text=text)
     return pb.Event(index=index, kind=event.kind, player=event.player, cards=event.cards,
-                    detail="" if event.detail is None else str(event.detail))
+                    detail="" if event.detail is None else str(event.detail), text=text)
+
+
+def public_decision_to_pb(waiting: dominion.PublicDecision) -> pb.PublicDecision:
+    return pb.PublicDecision(player=waiting.player, kind=waiting.kind, card=waiting.card or "",
+                             purpose=waiting.purpose, min=waiting.min, max=waiting.max,
+                             text=waiting.text)
 
 
 def view_to_pb(game_id: str, state: dominion.State, viewer: Optional[int], bots: tuple,
@@ -118,14 +127,17 @@ def view_to_pb(game_id: str, state: dominion.State, viewer: Optional[int], bots:
             hand=p.hand or (), hand_size=p.hand_size, deck_size=p.deck_size,
             discard_size=p.discard_size, discard_top=p.discard_top or "", in_play=p.in_play,
             aside=p.aside, looking=p.looking or (), looking_size=p.looking_size,
-            turns_taken=p.turns_taken))
+            turns_taken=p.turns_taken, vp=p.vp))
     if v.waiting_for is not None:
         msg.waiting_for = v.waiting_for
+    if v.waiting is not None:
+        msg.waiting.CopyFrom(public_decision_to_pb(v.waiting))
     if v.decision is not None:
         msg.decision.CopyFrom(decision_to_pb(v.decision, sequence))
     if log_from is not None:
         log = state.log
-        msg.log.extend(event_to_pb(log[i], i, viewer) for i in range(log_from, len(log)))
+        names = state.config.players
+        msg.log.extend(event_to_pb(log[i], i, viewer, names) for i in range(log_from, len(log)))
     if v.game_over:
         msg.scores.extend(v.scores)
         msg.winners.extend(v.winners)

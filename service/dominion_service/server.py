@@ -26,7 +26,7 @@ from dominion_proto import dominion_pb2 as pb
 from dominion_proto import dominion_pb2_grpc as pb_grpc
 
 from .convert import (AnswerShapeError, answer_from_pb, answer_to_pb, config_to_pb,
-                      decision_to_pb, event_to_pb, view_to_pb)
+                      decision_to_pb, event_to_pb, public_decision_to_pb, view_to_pb)
 from .storage import SeatRecord, Storage, StoredGame
 
 log = logging.getLogger("dominion_service")
@@ -334,16 +334,19 @@ class DominionService(pb_grpc.DominionServiceServicer):
             await context.abort(e.code, e.message)
         cursor = request.from_event
         sent_decision = None
+        sent_waiting = None
+        names = game.state.config.players
         while True:
             state, changed = game.state, game.changed
             events = state.log
             # A long backlog goes out in slices, letting other calls run between them.
             while len(events) - cursor > _EVENT_BATCH:
                 yield pb.StreamEventsResponse(events=[
-                    event_to_pb(events[i], i, seat) for i in range(cursor, cursor + _EVENT_BATCH)])
+                    event_to_pb(events[i], i, seat, names)
+                    for i in range(cursor, cursor + _EVENT_BATCH)])
                 cursor += _EVENT_BATCH
             update = pb.StreamEventsResponse(events=[
-                event_to_pb(events[i], i, seat) for i in range(cursor, len(events))])
+                event_to_pb(events[i], i, seat, names) for i in range(cursor, len(events))])
             cursor = len(events)
             decision = dominion.pending(state)
             number = dominion.decision_number(state)
@@ -357,7 +360,12 @@ class DominionService(pb_grpc.DominionServiceServicer):
                 update.decision.decision.CopyFrom(decision_to_pb(decision, number))
                 update.decision.view.CopyFrom(view_to_pb(game.id, state, seat, game.bot_names,
                                                          None))
-            if update.events or update.HasField("decision"):
+            waiting = dominion.public_decision(decision, names,
+                                               len(state.players[decision.player].hand))
+            if waiting != sent_waiting:
+                sent_waiting = waiting
+                update.waiting.CopyFrom(public_decision_to_pb(waiting))
+            if update.events or update.HasField("decision") or update.HasField("waiting"):
                 yield update
             if game.state is state:
                 await changed.wait()

@@ -182,10 +182,11 @@ def test_cleanup_puts_hand_under_played_cards_so_the_discard_top_was_public():
     assert s.players[0].discard[-1] == "Copper"
 
 
-def test_format_event_redacts_hidden_draws_for_other_seats():
+def test_the_log_line_redacts_hidden_draws_for_other_seats():
     s = dominion.new_game(kingdom=PLAIN_KINGDOM, seed=2)
     me, other = s.current, 1 - s.current
-    draws = [e for e in dominion.view(s, other, log_from=0).log if e.kind == "draw" and e.player == me]
+    draws = [e for e in dominion.view(s, other, log_from=0).log
+             if e.kind == "draw" and e.player == me]
     assert draws and all(e.cards == () and e.detail == 5 for e in draws)
-    text = dominion.format_event(draws[0], s.config.players)
-    assert text.endswith("draws 5 cards")
+    text = dominion.render(draws[0], s.config.players)
+    assert text.endswith("draws 5 cards.")

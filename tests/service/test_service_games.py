@@ -13,6 +13,7 @@ import dominion.bots
 from dominion_client.botrunner import play_seat, play_seat_with
 from dominion_client.client import connect
 from dominion_client.convert import decision_from_pb, view_from_pb
+from dominion_proto import dominion_pb2
 from dominion_client.local import LocalServer
 from dominion_service import SERVICE_NAME, SqliteStorage
 
@@ -239,3 +240,27 @@ def test_a_game_that_asks_every_question_is_created_stored_and_replayed(tmp_path
         record = client.record(game.game_id)
         assert record.config.always_ask is True
         assert_record_replays(client, game.game_id, result)
+
+
+def test_the_wire_carries_log_lines_what_others_decide_and_victory_points(client, kingdom):
+    """Event.text in each viewer's words, View.waiting and PlayerView.vp for every viewer, and
+    StreamEvents telling a spectator what the game waits for."""
+    game = client.create_game(["Ann", "Bot"], bots={1: "big-money"}, kingdom=kingdom, seed=9)
+    seat = client.seat(game.game_id, game.tokens[0])
+    mine = seat.view_message(log_from=0)
+    theirs = client.spectate(game.game_id).view_message(log_from=0)
+    own_draws = [e.text for e in mine.log if e.kind == "draw" and e.player == 0]
+    public_draws = [e.text for e in theirs.log if e.kind == "draw" and e.player == 0]
+    assert own_draws[0].startswith("Ann draws ") and "Copper" in own_draws[0] + own_draws[-1]
+    assert public_draws[0] == "Ann draws 5 cards."
+    assert all(e.text for e in mine.log)
+    for view in (mine, theirs):
+        assert [p.vp for p in view.players] == [3, 3]
+        assert view.waiting.player == 0 and view.waiting.text.startswith("Ann is in the ")
+    assert seat.view().waiting.text == mine.waiting.text
+    stream = client.stub.StreamEvents(
+        dominion_pb2.StreamEventsRequest(game_id=game.game_id, from_event=0))
+    first = next(iter(stream))
+    stream.cancel()
+    assert first.HasField("waiting") and first.waiting.player == 0
+    assert not first.HasField("decision")

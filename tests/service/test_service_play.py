@@ -112,5 +112,5 @@ def test_terminal_shows_which_cards_and_seat_a_question_is_about():
     out = io.StringIO()
     TerminalGame(Seat(), input_fn=lambda prompt: "1", out=out).ask(
         PendingDecision(dominion.decision_number(s), d, dominion.view(s, 0), None))
-    assert "about: Gold (Player 2)" in out.getvalue()
+    assert "about: a Gold (Player 2)" in out.getvalue()
     assert answered == [("yes",)]

@@ -49,7 +49,7 @@ def decision_from_pb(msg: pb.Decision) -> dominion.Decision:
 
 def event_from_pb(msg: pb.Event) -> dominion.Event:
     """An engine event; hidden cards keep the engine's redacted shape (no cards, the count in
-    ``detail``), so `dominion.format_event` reads it."""
+    ``detail``), so `dominion.render` reads it."""
     if msg.hidden_count and not msg.cards:
         return dominion.Event(msg.kind, msg.player, (), (), msg.hidden_count)
     return dominion.Event(msg.kind, msg.player, tuple(msg.cards), None, msg.detail or None)
@@ -61,7 +61,7 @@ def view_from_pb(msg: pb.View) -> dominion.View:
         deck_size=p.deck_size, discard_size=p.discard_size, discard_top=p.discard_top or None,
         in_play=tuple(p.in_play), aside=tuple(p.aside),
         looking=tuple(p.looking) if p.hand_visible else None, looking_size=p.looking_size,
-        turns_taken=p.turns_taken) for p in msg.players)
+        turns_taken=p.turns_taken, vp=p.vp) for p in msg.players)
     over = msg.game_over
     return dominion.View(
         player=msg.viewer if msg.HasField("viewer") else None, kingdom=tuple(msg.kingdom),
@@ -72,7 +72,13 @@ def view_from_pb(msg: pb.View) -> dominion.View:
         waiting_for=msg.waiting_for if msg.HasField("waiting_for") else None,
         log=tuple(event_from_pb(e) for e in msg.log),
         log_start=msg.log[0].index if msg.log else 0, game_over=over,
-        scores=tuple(msg.scores) if over else None, winners=tuple(msg.winners) if over else None)
+        scores=tuple(msg.scores) if over else None, winners=tuple(msg.winners) if over else None,
+        waiting=public_decision_from_pb(msg.waiting) if msg.HasField("waiting") else None)
+
+
+def public_decision_from_pb(msg: pb.PublicDecision) -> dominion.PublicDecision:
+    return dominion.PublicDecision(msg.player, msg.kind, msg.card or None, msg.purpose, msg.min,
+                                   msg.max, msg.text)
 
 
 def answer_to_pb(kind: str, answer, sequence: int) -> pb.Answer:

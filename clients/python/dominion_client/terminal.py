@@ -123,7 +123,7 @@ class TerminalGame:
         return self.seat.result
 
     def show_event(self, event: dominion.Event) -> None:
-        self.say("  " + dominion.format_event(event, self.names))
+        self.say("  " + dominion.render(event, self.names))
 
     def show_status(self, view: dominion.View) -> None:
         me = view.players[view.player]
