@@ -8,10 +8,10 @@
 See docs/service.md for the RPCs, seat tokens, sequence numbers and errors.
 """
 from .server import (SERVICE_NAME, TOKEN_METADATA, DominionService, RunningServer, ServiceError,
-                     start_server)
-from .storage import (SeatRecord, SqliteStorage, Storage, StoredGame, default_db_path,
-                      open_storage)
+                     ServiceOptions, start_server)
+from .storage import (SeatRecord, SqliteStorage, Storage, StorageError, StoredGame,
+                      default_db_path, open_storage)
 
-__all__ = ["start_server", "RunningServer", "DominionService", "ServiceError", "SERVICE_NAME",
-           "TOKEN_METADATA", "Storage", "SqliteStorage", "StoredGame", "SeatRecord",
-           "default_db_path", "open_storage"]
+__all__ = ["start_server", "RunningServer", "DominionService", "ServiceError", "ServiceOptions",
+           "SERVICE_NAME", "TOKEN_METADATA", "Storage", "StorageError", "SqliteStorage",
+           "StoredGame", "SeatRecord", "default_db_path", "open_storage"]

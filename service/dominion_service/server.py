@@ -12,6 +12,7 @@ import hashlib
 import hmac
 import logging
 import secrets
+import socket
 import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import NamedTuple, Optional
@@ -35,6 +36,27 @@ TOKEN_METADATA = "x-seat-token"
 SERVICE_NAME = pb.DESCRIPTOR.services_by_name["DominionService"].full_name
 DEFAULT_KINGDOM = "First Game"
 _EVENT_BATCH = 256  # most events in one stream message
+
+
+# Limits on what a request may carry: every string and list is bounded, so that no request (and
+# no stored game) can grow without bound, and no error message quotes more than a line.
+MAX_NAME = 64          # seat names, bot names, card names, Kingdom and set names
+MAX_GAME_ID = 64
+MAX_LIST = 32          # cards, sets or seats in one request
+MAX_QUOTE = 80         # characters of bad input an error message quotes
+
+
+def quote(value) -> str:
+    """``repr(value)`` cut to MAX_QUOTE characters, for error messages."""
+    text = repr(value)
+    return text if len(text) <= MAX_QUOTE else text[:MAX_QUOTE - 3] + "..."
+
+
+class ServiceOptions(NamedTuple):
+    """What a server allows. ``allow_seed``: accept CreateGameRequest.seed (anyone who chooses
+    the seed can compute every other seat's hand and deck order: for tests and tournaments,
+    not for a server in public)."""
+    allow_seed: bool = False
 
 
 class ServiceError(Exception):
@@ -89,9 +111,11 @@ class DominionService(pb_grpc.DominionServiceServicer):
     """The RPC handlers. Refusals raise `ServiceError`; each handler turns it into its status
     with `context.abort`."""
 
-    def __init__(self, storage: Storage):
+    def __init__(self, storage: Storage, options: ServiceOptions = ServiceOptions()):
         self.storage = storage
+        self.options = options
         self.games: dict[str, Game] = {}
+        self.stopping = asyncio.Event()   # set at shutdown: streams end UNAVAILABLE (retry)
         # Storage calls run in one worker thread: the event loop keeps serving while a write
         # is made durable, and writes reach the database in the order they were made.
         self._db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dominion-db")
@@ -125,10 +149,14 @@ class DominionService(pb_grpc.DominionServiceServicer):
     def _game(self, game_id: str) -> Game:
         if not game_id:
             raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT, "game_id is required")
+        if len(game_id) > MAX_GAME_ID:
+            raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT,
+                               f"game_id is at most {MAX_GAME_ID} characters, not "
+                               f"{len(game_id)}")
         game = self.games.get(game_id)
         if game is None:
             raise ServiceError(grpc.StatusCode.NOT_FOUND,
-                               f"no game {game_id!r} on this server; ListGames lists them")
+                               f"no game {quote(game_id)} on this server; ListGames lists them")
         return game
 
     @staticmethod
@@ -204,11 +232,18 @@ class DominionService(pb_grpc.DominionServiceServicer):
             await context.abort(e.code, e.message)
 
     async def _create_game(self, request) -> pb.CreateGameResponse:
+        check_create_request(request)
         bots = dominion.bots.bot_names()
         for i, s in enumerate(request.seats):
             if s.bot and s.bot not in bots:
                 raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT,
-                                   f"seat {i}: unknown bot {s.bot!r}; bots: {', '.join(bots)}")
+                                   f"seat {i}: unknown bot {quote(s.bot)}; bots: "
+                                   f"{', '.join(bots)}")
+        if request.HasField("seed") and not self.options.allow_seed:
+            raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT,
+                               "this server does not accept a chosen seed: whoever chooses it "
+                               "can compute every other seat's cards (start the server with "
+                               "--allow-seed for tests and tournaments)")
         names = [s.name or f"Player {i + 1}" for i, s in enumerate(request.seats)]
         choice = request.WhichOneof("kingdom")
         sets = None
@@ -226,7 +261,7 @@ class DominionService(pb_grpc.DominionServiceServicer):
             config = dominion.make_config(names, kingdom, sets, seed, first, request.always_ask)
             state = dominion.new_game(config)
         except dominion.DominionError as e:
-            raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT, str(e)) from None
+            raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT, _short(str(e))) from None
         tokens = [None if s.bot else secrets.token_hex(24) for s in request.seats]
         seats = tuple(SeatRecord(s.bot, token_digest(t) if t else "")
                       for s, t in zip(request.seats, tokens))
@@ -298,10 +333,14 @@ class DominionService(pb_grpc.DominionServiceServicer):
         async with game.lock:
             state = game.state
             decision = dominion.pending(state)
+            number = dominion.decision_number(state)
             if decision is None:
+                if answer.sequence < number:  # a retried answer: it was applied, and ended it
+                    raise ServiceError(grpc.StatusCode.ABORTED,
+                                       f"decision {answer.sequence} is already answered; the "
+                                       f"game is over")
                 raise ServiceError(grpc.StatusCode.FAILED_PRECONDITION,
                                    f"game {game.id} is over; no answer is expected")
-            number = dominion.decision_number(state)
             if answer.sequence != number:
                 when = "already answered" if answer.sequence < number else "not asked yet"
                 raise ServiceError(grpc.StatusCode.ABORTED,
@@ -315,7 +354,7 @@ class DominionService(pb_grpc.DominionServiceServicer):
             try:
                 new = dominion.step(state, answer_from_pb(decision, answer), seat)
             except (AnswerShapeError, dominion.DominionError) as e:
-                raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT, str(e)) from None
+                raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT, _short(str(e))) from None
             await self._commit(game, new, seat)
             await self._play_bots(game)
             state = game.state
@@ -368,7 +407,11 @@ class DominionService(pb_grpc.DominionServiceServicer):
             if update.events or update.HasField("decision") or update.HasField("waiting"):
                 yield update
             if game.state is state:
-                await changed.wait()
+                await _first_of(changed.wait(), self.stopping.wait())
+            if self.stopping.is_set():
+                await context.abort(grpc.StatusCode.UNAVAILABLE,
+                                    "the server is stopping; resume the stream from the next "
+                                    "event once it is back")
 
     async def GetRecord(self, request, context):
         try:
@@ -394,31 +437,115 @@ class DominionService(pb_grpc.DominionServiceServicer):
         return out
 
 
+def _short(message: str, limit: int = 1000) -> str:
+    """An engine error message, cut to ``limit`` characters (some list every legal answer)."""
+    return message if len(message) <= limit else message[:limit - 3] + "..."
+
+
+def check_create_request(request) -> None:
+    """Refuse a CreateGameRequest whose strings or lists exceed the limits, before anything
+    reads them (INVALID_ARGUMENT)."""
+    def refuse(what: str):
+        raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT, what)
+
+    if len(request.seats) > MAX_LIST:
+        refuse(f"at most {MAX_LIST} seats, not {len(request.seats)}")
+    for i, seat in enumerate(request.seats):
+        for field in ("name", "bot"):
+            if len(getattr(seat, field)) > MAX_NAME:
+                refuse(f"seat {i}: {field} is at most {MAX_NAME} characters, not "
+                       f"{len(getattr(seat, field))}")
+    names = list(request.cards.cards) + list(request.random.sets) + [request.preset]
+    if len(request.cards.cards) > MAX_LIST or len(request.random.sets) > MAX_LIST:
+        refuse(f"at most {MAX_LIST} cards or sets")
+    for name in names:
+        if len(name) > MAX_NAME:
+            refuse(f"a card, set or Kingdom name is at most {MAX_NAME} characters: "
+                   f"{quote(name)}")
+
+
+async def _first_of(*aws) -> None:
+    """Wait until the first of ``aws`` is done; cancel the others."""
+    tasks = [asyncio.ensure_future(a) for a in aws]
+    try:
+        await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for t in tasks:
+            t.cancel()
+
+
 class RunningServer(NamedTuple):
     server: grpc.aio.Server
     service: DominionService
     port: int
 
     async def stop(self, grace: Optional[float] = 1.0) -> None:
+        """Stop: new calls are refused (UNAVAILABLE), open streams end UNAVAILABLE at once
+        (clients resume them after a restart), answers in flight are applied and stored within
+        ``grace`` seconds; then the storage is closed."""
+        self.service.stopping.set()
         await self.server.stop(grace)
         self.service.close()
 
 
-async def start_server(storage: Storage, host: str = "127.0.0.1", port: int = 0) -> RunningServer:
+async def start_server(storage: Storage, host: str = "127.0.0.1", port: int = 0,
+                       options: ServiceOptions = ServiceOptions()) -> RunningServer:
     """Load every stored game, then serve on ``host:port`` (port 0: a free one; see
-    `RunningServer.port`) with health checking and reflection."""
-    service = DominionService(storage)
+    `RunningServer.port`) with health checking and reflection (v1 and v1alpha). The port is
+    bound exclusively: a port another server holds is refused (OSError), never shared."""
+    check_address(host, port)
+    service = DominionService(storage, options)
     await service.load()
-    server = grpc.aio.server()
+    server = grpc.aio.server(options=[("grpc.so_reuseport", 0)])
     pb_grpc.add_DominionServiceServicer_to_server(service, server)
     health_service = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_service, server)
     reflection.enable_server_reflection(
-        (SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
-    bound = server.add_insecure_port(f"{host}:{port}")
+        (SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME, REFLECTION_V1), server)
+    server.add_generic_rpc_handlers((_reflection_v1_handler(server),))
+    try:
+        bound = server.add_insecure_port(f"{host}:{port}")
+    except RuntimeError as e:  # grpc raises this for an address it cannot bind
+        bound = 0
     if not bound:
-        raise OSError(f"cannot listen on {host}:{port}")
+        service.close()
+        raise OSError(f"cannot listen on {host}:{port} (in use, or not an address of this "
+                      "machine)")
     await server.start()
     for name in ("", SERVICE_NAME):
         await health_service.set(name, health_pb2.HealthCheckResponse.SERVING)
     return RunningServer(server, service, bound)
+
+
+def check_address(host: str, port: int) -> None:
+    """Raise OSError with the system's reason when ``host:port`` cannot be listened on (an
+    address of no interface here, a port in use), before gRPC tries and logs its own error."""
+    if not 0 <= port <= 65535:
+        raise OSError(f"cannot listen on {host}:{port}: a port is 0 to 65535")
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except socket.gaierror as e:
+        raise OSError(f"cannot listen on {host}:{port}: {e.strerror}") from None
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        try:
+            probe.bind(address)
+        except OSError as e:
+            raise OSError(f"cannot listen on {host}:{port}: {e.strerror}") from None
+
+
+REFLECTION_V1 = "grpc.reflection.v1.ServerReflection"
+
+
+def _reflection_v1_handler(server) -> grpc.GenericRpcHandler:
+    """Server reflection v1 (what current tools ask first) beside v1alpha: the two protocols'
+    messages are the same fields with the same numbers, so v1 is served by the v1alpha
+    servicer with its messages."""
+    from grpc_reflection.v1alpha import reflection_pb2 as refl
+    servicer = reflection.aio.ReflectionServicer(
+        (SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME, REFLECTION_V1))
+    handler = grpc.stream_stream_rpc_method_handler(
+        servicer.ServerReflectionInfo,
+        request_deserializer=refl.ServerReflectionRequest.FromString,
+        response_serializer=refl.ServerReflectionResponse.SerializeToString)
+    return grpc.method_handlers_generic_handler(REFLECTION_V1, {"ServerReflectionInfo": handler})

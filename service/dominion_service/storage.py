@@ -8,6 +8,7 @@ answer acknowledged to a client is never lost.
 """
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import sqlite3
@@ -15,6 +16,11 @@ from pathlib import Path
 from typing import Iterator, NamedTuple, Optional, Protocol
 
 import dominion
+
+
+class StorageError(Exception):
+    """Storage that cannot be used, said in one line (a folder, a file that is not a database,
+    a read-only file, a database another server holds)."""
 
 
 class SeatRecord(NamedTuple):
@@ -108,19 +114,67 @@ CREATE TABLE IF NOT EXISTS answers (
 class SqliteStorage:
     """Games in one SQLite file (or ``":memory:"``). Each write is its own committed
     transaction; the file uses write-ahead logging with full sync, so a committed answer
-    survives a crash of the server or of the machine."""
+    survives a crash of the server or of the machine.
+
+    A file is held by one server at a time (an exclusive lock on ``PATH.lock``, released when
+    the storage is closed or the process ends), and is checked to be a writable SQLite database
+    before any game is served; each problem is a `StorageError` saying what is wrong.
+    ``created_folder`` names the folder made for the file, if it did not exist."""
 
     def __init__(self, path=":memory:"):
         path = str(path)
-        if path != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
         self.path = path
-        # One worker thread uses the connection at a time (the server serializes calls).
-        self._conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+        self.created_folder = None
+        self._lock = None
         if path != ":memory:":
-            self._conn.execute("PRAGMA journal_mode=WAL")
-            self._conn.execute("PRAGMA synchronous=FULL")
-        self._conn.executescript(_SCHEMA)
+            self._prepare_file(Path(path))
+        # One worker thread uses the connection at a time (the server serializes calls).
+        try:
+            self._conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+            if path != ":memory:":
+                self._conn.execute("PRAGMA journal_mode=WAL")
+                self._conn.execute("PRAGMA synchronous=FULL")
+            self._conn.executescript(_SCHEMA)
+            self._check_writable()
+        except sqlite3.Error as e:
+            self._release()
+            raise StorageError(f"{path}: cannot be used as the games database ({e})") from None
+
+    def _prepare_file(self, path: Path) -> None:
+        if path.is_dir():
+            raise StorageError(f"{path} is a folder; --db names the database file in it, e.g. "
+                               f"{path / 'games.db'}")
+        if not path.parent.exists():
+            try:
+                path.parent.mkdir(parents=True)
+            except OSError as e:
+                raise StorageError(f"cannot create the folder {path.parent}: {e.strerror}") \
+                    from None
+            self.created_folder = str(path.parent)
+        try:
+            self._lock = open(f"{path}.lock", "a")
+            fcntl.flock(self._lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            self._release()
+            raise StorageError(f"{path} is in use by another server (its lock {path}.lock is "
+                               "held); stop that server or use another --db") from None
+        except OSError as e:
+            self._release()
+            raise StorageError(f"cannot lock {path}.lock: {e.strerror}") from None
+
+    def _check_writable(self) -> None:
+        """Write and roll back, so that a read-only file is found before the server says it
+        is SERVING (and not at the first answer)."""
+        self._conn.execute("BEGIN IMMEDIATE")
+        try:
+            self._conn.execute("CREATE TABLE write_check (x)")
+        finally:
+            self._conn.execute("ROLLBACK")
+
+    def _release(self) -> None:
+        if self._lock is not None:
+            self._lock.close()  # closing the file releases the lock
+            self._lock = None
 
     def create_game(self, game: StoredGame) -> None:
         seats = json.dumps([list(s) for s in game.seats], separators=(",", ":"))
@@ -150,6 +204,7 @@ class SqliteStorage:
 
     def close(self) -> None:
         self._conn.close()
+        self._release()
 
     def _transaction(self):
         return _Transaction(self._conn)

@@ -3,6 +3,9 @@ what: a spectator and a wrong token never see a hand."""
 from __future__ import annotations
 
 import grpc
+
+import dominion
+import dominion.bots
 import pytest
 
 from dominion_client.botrunner import play_seat_with
@@ -174,3 +177,67 @@ def test_seat_sees_its_own_hand_and_only_sizes_of_others(duel):
     assert bob_draws and all(not e.cards and e.hidden_count == 5 for e in bob_draws)
     ann_draws = [e for e in view.log if e.kind == "draw" and e.player == 0]
     assert sorted(c for e in ann_draws for c in e.cards) == sorted(ann.hand)
+
+
+def test_retrying_the_answer_that_ended_the_game_is_aborted(client, kingdom):
+    """The answer was applied (and ended the game); its retry is stale, like any other retry."""
+    game = client.create_game(["Net", "BM"], bots={1: "big-money"}, kingdom=kingdom, seed=3)
+    seat = client.seat(game.game_id, game.tokens[0])
+    last = None
+    for pending in seat.decisions():
+        last = pending
+        seat.answer(pending, dominion.bots.make_bot("big-money", 1).answer(pending.decision,
+                                                                            pending.view))
+    assert last is not None
+    # The last answer the seat gave may or may not have been the one that ended the game (a
+    # bot's turn may have ended it): resend it; either way it is stale now.
+    resent = pb.Answer(sequence=last.sequence, move=pb.Move(verb=pb.VERB_END_PHASE))
+    refused(grpc.StatusCode.ABORTED, submit, client, game.game_id, resent, game.tokens[0])
+    ahead = pb.Answer(sequence=10**6, move=pb.Move(verb=pb.VERB_END_PHASE))
+    refused(grpc.StatusCode.FAILED_PRECONDITION, submit, client, game.game_id, ahead,
+            game.tokens[0])
+
+
+@pytest.mark.parametrize("request_fn", [
+    lambda: pb.CreateGameRequest(seats=[pb.SeatSpec(name="x" * 2_000_000), pb.SeatSpec()]),
+    lambda: pb.CreateGameRequest(seats=[pb.SeatSpec(bot="b" * 100), pb.SeatSpec()]),
+    lambda: pb.CreateGameRequest(seats=[pb.SeatSpec()] * 40),
+    lambda: pb.CreateGameRequest(seats=[pb.SeatSpec()] * 2, preset="P" * 70_000),
+    lambda: pb.CreateGameRequest(seats=[pb.SeatSpec()] * 2,
+                                 cards=pb.KingdomCards(cards=["C" * 65_536] * 10)),
+], ids=["2MiB-name", "long-bot", "40-seats", "64KiB-preset", "64KiB-cards"])
+def test_oversized_strings_and_lists_are_refused_with_a_short_message(client, request_fn):
+    details = refused(grpc.StatusCode.INVALID_ARGUMENT, client.stub.CreateGame, request_fn())
+    assert len(details) < 300
+    assert all(g.players for g in client.list_games(include_finished=True))
+
+
+def test_a_long_unknown_game_id_is_quoted_only_so_far(client):
+    details = refused(grpc.StatusCode.INVALID_ARGUMENT, client.stub.GetView,
+                      pb.GetViewRequest(game_id="g" * 65_536))
+    assert len(details) < 300
+    details = refused(grpc.StatusCode.NOT_FOUND, client.stub.GetView,
+                      pb.GetViewRequest(game_id="g" * 64))
+    assert len(details) < 300
+
+
+def test_a_long_bad_card_name_is_quoted_only_so_far(duel):
+    client, game_id, tokens = duel
+    seq = pending_decision(client, game_id, tokens[0]).sequence
+    answer = pb.Answer(sequence=seq, move=pb.Move(verb=pb.VERB_BUY, card="X" * 65_536))
+    details = refused(grpc.StatusCode.INVALID_ARGUMENT, submit, client, game_id, answer,
+                      tokens[0])
+    assert len(details) < 2_000
+
+
+def test_a_chosen_seed_is_refused_unless_the_server_allows_it(kingdom):
+    from dominion_client.client import connect
+    from dominion_client.local import LocalServer
+    from dominion_service import ServiceOptions, SqliteStorage
+    with LocalServer(SqliteStorage(":memory:"), options=ServiceOptions()) as server, \
+            connect(server.target) as client:
+        with pytest.raises(grpc.RpcError) as info:
+            client.create_game(2, kingdom=kingdom, seed=5)
+        assert info.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+        assert "--allow-seed" in info.value.details()
+        assert client.create_game(2, kingdom=kingdom).game_id   # a secret seed is fine

@@ -264,3 +264,20 @@ def test_the_wire_carries_log_lines_what_others_decide_and_victory_points(client
     stream.cancel()
     assert first.HasField("waiting") and first.waiting.player == 0
     assert not first.HasField("decision")
+
+
+def test_reflection_v1_is_served_beside_v1alpha(server):
+    """Current tools (grpcurl, grpcui) ask reflection v1 first; its messages have the same
+    fields as v1alpha's, so they are used here to speak it."""
+    with grpc.insecure_channel(server.target) as channel:
+        info = channel.stream_stream(
+            "/grpc.reflection.v1.ServerReflection/ServerReflectionInfo",
+            request_serializer=reflection_pb2.ServerReflectionRequest.SerializeToString,
+            response_deserializer=reflection_pb2.ServerReflectionResponse.FromString)
+        replies = list(info(iter([
+            reflection_pb2.ServerReflectionRequest(list_services=""),
+            reflection_pb2.ServerReflectionRequest(file_containing_symbol=SERVICE_NAME)])))
+        names = [s.name for s in replies[0].list_services_response.service]
+        assert {SERVICE_NAME, "grpc.reflection.v1.ServerReflection",
+                "grpc.reflection.v1alpha.ServerReflection"} <= set(names)
+        assert replies[1].file_descriptor_response.file_descriptor_proto

@@ -10,14 +10,21 @@ import dominion.bots
 from .client import GameResult, Seat
 
 
+# What a call sees while the server stops, restarts or is briefly away: the call is retried
+# (the stream resumes where it broke; an answer is resent with its sequence number, so it is
+# never applied twice). Anything else is the server refusing the request, and final.
+RETRIED = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED,
+           grpc.StatusCode.DEADLINE_EXCEEDED)
+
+
 def play_seat(seat: Seat, bot, reconnect_for: float = 30.0) -> GameResult:
     """Answer every decision of ``seat`` with ``bot`` (``bot.answer(decision, view)``, see
     `dominion.bots`) until the game ends; returns the scores and winners.
 
-    When the server goes away (a restart), reconnects for up to ``reconnect_for`` seconds and
-    resumes the stream where it broke: the pending decision comes again, with the same sequence
-    number, if the answer in flight was lost. An answer refused as stale (ABORTED) was already
-    applied, and is skipped."""
+    When the server goes away or restarts (a call ends UNAVAILABLE, CANCELLED, ...: `RETRIED`),
+    reconnects for up to ``reconnect_for`` seconds and resumes the stream where it broke: the
+    pending decision comes again, with the same sequence number, if the answer in flight was
+    lost. An answer refused as stale (ABORTED) was already applied, and is skipped."""
     broken_since = None
     while True:
         try:
@@ -31,7 +38,7 @@ def play_seat(seat: Seat, bot, reconnect_for: float = 30.0) -> GameResult:
                         raise
             return seat.result
         except grpc.RpcError as e:
-            if e.code() != grpc.StatusCode.UNAVAILABLE:
+            if e.code() not in RETRIED:
                 raise
             broken_since = broken_since or time.monotonic()
             if time.monotonic() - broken_since > reconnect_for:

@@ -105,6 +105,8 @@ class Client:
         if isinstance(kingdom, str) and kingdom.lower() == "random":
             request.random.SetInParent()
             request.random.sets.extend(sets or ())
+        elif isinstance(kingdom, str) and "," in kingdom:  # 10 comma-separated card names
+            request.cards.cards.extend(c.strip() for c in kingdom.split(",") if c.strip())
         elif isinstance(kingdom, str):
             request.preset = kingdom
         elif kingdom is not None:

@@ -19,10 +19,14 @@ def register(sub) -> None:
     p.add_argument("--host", default="127.0.0.1",
                    help="address to listen on (default: 127.0.0.1; 0.0.0.0 for every interface)")
     p.add_argument("--port", type=int, default=50051,
-                   help="port to listen on (default: 50051; 0 picks a free one)")
+                   help="port to listen on, 1-65535 (default: 50051; 0 picks a free one, "
+                        "printed)")
     p.add_argument("--db", metavar="PATH", default=None,
                    help="SQLite file for the games (default: $XDG_DATA_HOME/dominion/games.db "
                         "or ~/.local/share/dominion/games.db); ':memory:' keeps nothing")
+    p.add_argument("--allow-seed", action="store_true",
+                   help="accept a chosen seed in CreateGame (whoever chooses it can compute "
+                        "every seat's cards: for tests and tournaments, not in public)")
     p.set_defaults(run=run_serve)
 
     p = sub.add_parser(
@@ -35,6 +39,9 @@ def register(sub) -> None:
     p.add_argument("--bot", default="big-money", choices=dominion.bots.bot_names(),
                    help="the bot that plays (default: big-money)")
     p.add_argument("--seed", type=int, default=0, help="the bot's own random seed")
+    p.add_argument("--connect-timeout", type=float, default=5.0, metavar="S",
+                   help="give up when no server answers at --server within S seconds "
+                        "(default: 5)")
     p.set_defaults(run=run_bot)
 
     p = sub.add_parser(
@@ -52,22 +59,48 @@ def register(sub) -> None:
     p.set_defaults(run=run_play)
 
 
+class ServeError(Exception):
+    """A reason `dominion serve` cannot start, as one line for the person who started it."""
+
+
+def check_port(value: int, option: str) -> int:
+    """A port to listen on: 1-65535, or 0 for any free one (the chosen one is printed)."""
+    if not 0 <= value <= 65535:
+        raise ServeError(f"{option} must be a port from 1 to 65535 (or 0 for any free port), "
+                         f"not {value}")
+    return value
+
+
 def run_serve(args) -> int:
-    from dominion_service import open_storage, start_server
+    from dominion_service import ServiceOptions, start_server
+    from dominion_service.storage import StorageError, open_storage
 
     async def serve() -> None:
         storage = open_storage(args.db)
-        running = await start_server(storage, args.host, args.port)
-        print(f"Dominion service listening on {args.host}:{running.port} "
-              f"(games: {storage.path}, {len(running.service.games)} loaded)", flush=True)
+        try:
+            running = await start_server(storage, args.host, args.port,
+                                         ServiceOptions(allow_seed=args.allow_seed))
+        except OSError as e:
+            storage.close()
+            raise ServeError(str(e)) from None
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            loop.add_signal_handler(sig, stop.set)
+        for sig in (signal.SIGINT, signal.SIGTERM):  # before saying it listens: a stop then
+            loop.add_signal_handler(sig, stop.set)   # is always a clean one
+        if storage.created_folder:
+            print(f"dominion serve: created the folder {storage.created_folder} for the games "
+                  "database", file=sys.stderr)
+        print(f"Dominion service listening on {args.host}:{running.port} "
+              f"(games: {storage.path}, {len(running.service.games)} loaded)", flush=True)
         await stop.wait()
-        await running.stop(grace=2.0)
+        await running.stop(grace=5.0)
 
-    asyncio.run(serve())
+    try:
+        check_port(args.port, "--port")
+        asyncio.run(serve())
+    except (ServeError, StorageError) as e:
+        print(f"dominion serve: {e}", file=sys.stderr)
+        return 2
     return 0
 
 
@@ -76,6 +109,12 @@ def run_bot(args) -> int:
     from .client import connect
 
     with connect(args.server) as client:
+        try:
+            client.wait_ready(timeout=args.connect_timeout)
+        except grpc.FutureTimeoutError:
+            print(f"dominion bot: no Dominion server answers at {args.server} (waited "
+                  f"{args.connect_timeout:g} s); check --server", file=sys.stderr)
+            return 2
         seat = client.seat(args.game, args.token)
         try:
             result = play_seat_with(seat, args.bot, args.seed)

@@ -6,7 +6,7 @@ import asyncio
 import threading
 from typing import Optional
 
-from dominion_service import SqliteStorage, Storage, start_server
+from dominion_service import ServiceOptions, SqliteStorage, Storage, start_server
 
 
 class LocalServer:
@@ -16,10 +16,14 @@ class LocalServer:
             client = connect(server.target)
     """
 
-    def __init__(self, storage: Optional[Storage] = None, host: str = "127.0.0.1", port: int = 0):
+    def __init__(self, storage: Optional[Storage] = None, host: str = "127.0.0.1", port: int = 0,
+                 options: ServiceOptions = ServiceOptions(allow_seed=True)):
+        """An in-process server for one person's terminal game or a test: it accepts chosen
+        seeds by default (``options``)."""
         self.storage = storage if storage is not None else SqliteStorage(":memory:")
         self.host = host
         self.port = port
+        self.options = options
         self._ready = threading.Event()
         self._error: Optional[BaseException] = None
         self._loop: Optional[asyncio.AbstractEventLoop] = None
@@ -55,7 +59,7 @@ class LocalServer:
         self._loop = asyncio.get_running_loop()
         self._stop = asyncio.Event()
         try:
-            running = await start_server(self.storage, self.host, self.port)
+            running = await start_server(self.storage, self.host, self.port, self.options)
         except BaseException as e:  # reported to the thread that called start()
             self._error = e
             self._ready.set()
