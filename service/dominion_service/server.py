@@ -44,6 +44,7 @@ MAX_NAME = 64          # seat names, bot names, card names, Kingdom and set name
 MAX_GAME_ID = 64
 MAX_LIST = 32          # cards, sets or seats in one request
 MAX_QUOTE = 80         # characters of bad input an error message quotes
+DEFAULT_PAGE, MAX_PAGE = 50, 200   # ListGames page sizes
 
 
 def quote(value) -> str:
@@ -280,17 +281,53 @@ class DominionService(pb_grpc.DominionServiceServicer):
                    for i, (s, t) in enumerate(zip(request.seats, tokens))])
 
     async def ListGames(self, request, context):
-        games = sorted(self.games.values(), key=lambda g: (g.created, g.id))
+        try:
+            return self._list_games(request)
+        except ServiceError as e:
+            await context.abort(e.code, e.message)
+
+    def _list_games(self, request) -> pb.ListGamesResponse:
+        """Newest first; a page token is the position after the last game listed, bound to the
+        filters it was made with."""
+        size = request.page_size or DEFAULT_PAGE
+        if size < 0:
+            raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT,
+                               f"page_size must be >= 0, not {request.page_size}")
+        size = min(size, MAX_PAGE)
+        for field in ("player", "bot"):
+            if len(getattr(request, field)) > MAX_NAME:
+                raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT,
+                                   f"{field} is at most {MAX_NAME} characters")
+        filters = hashlib.sha256(repr((request.include_finished, request.player, request.bot,
+                                       request.waiting_for_client)).encode()).hexdigest()[:8]
+        after = None
+        if request.page_token:
+            after = _read_page_token(request.page_token, filters)
+        games = sorted(self.games.values(), key=lambda g: (-g.created, g.id))
         out = pb.ListGamesResponse()
         for g in games:
+            key = (-g.created, g.id)
+            if after is not None and key <= after:
+                continue
             state = g.state
             decision = dominion.pending(state)
             if decision is None and not request.include_finished:
                 continue
+            if request.player and request.player not in state.config.players:
+                continue
+            if request.bot and request.bot not in g.bot_names:
+                continue
+            if request.waiting_for_client and (decision is None or decision.player in g.bots):
+                continue
+            if len(out.games) == size:
+                last = out.games[-1]
+                out.next_page_token = f"{filters}:{last.created!r}:{last.game_id}"
+                break
             summary = pb.GameSummary(game_id=g.id, players=state.config.players,
                                      bots=g.bot_names, kingdom=state.config.kingdom,
                                      game_over=decision is None, turn=state.turn,
-                                     sequence=dominion.decision_number(state))
+                                     sequence=dominion.decision_number(state),
+                                     created=g.created)
             if decision is not None:
                 summary.waiting_for = decision.player
             out.games.append(summary)
@@ -437,6 +474,21 @@ class DominionService(pb_grpc.DominionServiceServicer):
         return out
 
 
+def _read_page_token(token: str, filters: str) -> tuple:
+    """The (-created, game_id) position a ListGames page token stands for."""
+    try:
+        made_for, created, game_id = token.split(":", 2)
+        position = (-float(created), game_id)
+    except ValueError:
+        raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT,
+                           f"page_token {quote(token)} is not one ListGames gave") from None
+    if made_for != filters:
+        raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT,
+                           "page_token was made for other filters; use the same filters as for "
+                           "the first page")
+    return position
+
+
 def _short(message: str, limit: int = 1000) -> str:
     """An engine error message, cut to ``limit`` characters (some list every legal answer)."""
     return message if len(message) <= limit else message[:limit - 3] + "..."
@@ -528,6 +580,9 @@ def check_address(host: str, port: int) -> None:
         raise OSError(f"cannot listen on {host}:{port}: {e.strerror}") from None
     family, kind, proto, _, address = infos[0]
     with socket.socket(family, kind, proto) as probe:
+        # As gRPC binds: a port left in TIME_WAIT by a server that just stopped is free, a port
+        # another server listens on is not (so_reuseport is off).
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             probe.bind(address)
         except OSError as e:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 
 import grpc
+import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
@@ -281,3 +282,42 @@ def test_reflection_v1_is_served_beside_v1alpha(server):
         assert {SERVICE_NAME, "grpc.reflection.v1.ServerReflection",
                 "grpc.reflection.v1alpha.ServerReflection"} <= set(names)
         assert replies[1].file_descriptor_response.file_descriptor_proto
+
+
+def test_list_games_pages_newest_first_with_filters(client, kingdom):
+    made = []
+    for i in range(7):
+        bots = {1: "big-money"} if i % 2 else {0: "random", 1: "random"}
+        made.append(client.create_game([f"P{i}", "Other"], bots=bots, kingdom=kingdom).game_id)
+    pages, token = [], ""
+    while True:
+        reply = client.stub.ListGames(dominion_pb2.ListGamesRequest(
+            include_finished=True, page_size=3, page_token=token))
+        pages.append([g.game_id for g in reply.games])
+        token = reply.next_page_token
+        if not token:
+            break
+    listed = [gid for page in pages for gid in page]
+    assert all(len(p) <= 3 for p in pages) and len(pages) >= 3
+    assert [gid for gid in listed if gid in made] == list(reversed(made))   # newest first
+    assert len(listed) == len(set(listed))
+    only = client.list_games(include_finished=True, player="P3")
+    assert [g.game_id for g in only] == [made[3]]
+    waiting = client.list_games(waiting_for_client=True)
+    assert {g.game_id for g in waiting} >= {made[i] for i in (1, 3, 5)}
+    assert all(g.waiting_for == 0 for g in waiting if g.game_id in made)
+    with_bot = client.list_games(include_finished=True, bot="random")
+    assert {g.game_id for g in with_bot} & set(made) == {made[i] for i in (0, 2, 4, 6)}
+
+
+def test_a_page_token_is_refused_with_other_filters_or_made_up(client, kingdom):
+    for _ in range(3):
+        client.create_game(["A", "B"], bots={1: "big-money"}, kingdom=kingdom)
+    first = client.stub.ListGames(dominion_pb2.ListGamesRequest(page_size=1))
+    assert first.next_page_token
+    for request in (dominion_pb2.ListGamesRequest(page_token=first.next_page_token, bot="random"),
+                    dominion_pb2.ListGamesRequest(page_token="made-up"),
+                    dominion_pb2.ListGamesRequest(page_size=-1)):
+        with pytest.raises(grpc.RpcError) as info:
+            client.stub.ListGames(request)
+        assert info.value.code() == grpc.StatusCode.INVALID_ARGUMENT

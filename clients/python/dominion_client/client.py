@@ -83,9 +83,18 @@ class Client:
     def list_bots(self) -> tuple:
         return tuple(self.stub.ListBots(pb.ListBotsRequest()).bots)
 
-    def list_games(self, include_finished: bool = False) -> list:
-        return list(self.stub.ListGames(
-            pb.ListGamesRequest(include_finished=include_finished)).games)
+    def list_games(self, include_finished: bool = False, player: str = "", bot: str = "",
+                   waiting_for_client: bool = False, page_size: int = 0) -> list:
+        """Every game that passes the filters, newest first (all pages of ListGames)."""
+        request = pb.ListGamesRequest(include_finished=include_finished, player=player, bot=bot,
+                                      waiting_for_client=waiting_for_client, page_size=page_size)
+        games = []
+        while True:
+            reply = self.stub.ListGames(request)
+            games.extend(reply.games)
+            if not reply.next_page_token:
+                return games
+            request.page_token = reply.next_page_token
 
     # --- games --------------------------------------------------------------------------------
 

@@ -158,7 +158,7 @@ class CreateGameResponse(_message.Message):
     def __init__(self, game_id: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[SeatToken, _Mapping]]] = ..., kingdom: _Optional[_Iterable[str]] = ..., first_player: _Optional[int] = ..., always_ask: _Optional[bool] = ...) -> None: ...
 
 class GameSummary(_message.Message):
-    __slots__ = ("game_id", "players", "bots", "kingdom", "game_over", "turn", "sequence", "waiting_for")
+    __slots__ = ("game_id", "players", "bots", "kingdom", "game_over", "turn", "sequence", "waiting_for", "created")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     BOTS_FIELD_NUMBER: _ClassVar[int]
@@ -167,6 +167,7 @@ class GameSummary(_message.Message):
     TURN_FIELD_NUMBER: _ClassVar[int]
     SEQUENCE_FIELD_NUMBER: _ClassVar[int]
     WAITING_FOR_FIELD_NUMBER: _ClassVar[int]
+    CREATED_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     players: _containers.RepeatedScalarFieldContainer[str]
     bots: _containers.RepeatedScalarFieldContainer[str]
@@ -175,19 +176,32 @@ class GameSummary(_message.Message):
     turn: int
     sequence: int
     waiting_for: int
-    def __init__(self, game_id: _Optional[str] = ..., players: _Optional[_Iterable[str]] = ..., bots: _Optional[_Iterable[str]] = ..., kingdom: _Optional[_Iterable[str]] = ..., game_over: _Optional[bool] = ..., turn: _Optional[int] = ..., sequence: _Optional[int] = ..., waiting_for: _Optional[int] = ...) -> None: ...
+    created: float
+    def __init__(self, game_id: _Optional[str] = ..., players: _Optional[_Iterable[str]] = ..., bots: _Optional[_Iterable[str]] = ..., kingdom: _Optional[_Iterable[str]] = ..., game_over: _Optional[bool] = ..., turn: _Optional[int] = ..., sequence: _Optional[int] = ..., waiting_for: _Optional[int] = ..., created: _Optional[float] = ...) -> None: ...
 
 class ListGamesRequest(_message.Message):
-    __slots__ = ("include_finished",)
+    __slots__ = ("include_finished", "page_size", "page_token", "player", "bot", "waiting_for_client")
     INCLUDE_FINISHED_FIELD_NUMBER: _ClassVar[int]
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_FIELD_NUMBER: _ClassVar[int]
+    BOT_FIELD_NUMBER: _ClassVar[int]
+    WAITING_FOR_CLIENT_FIELD_NUMBER: _ClassVar[int]
     include_finished: bool
-    def __init__(self, include_finished: _Optional[bool] = ...) -> None: ...
+    page_size: int
+    page_token: str
+    player: str
+    bot: str
+    waiting_for_client: bool
+    def __init__(self, include_finished: _Optional[bool] = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ..., player: _Optional[str] = ..., bot: _Optional[str] = ..., waiting_for_client: _Optional[bool] = ...) -> None: ...
 
 class ListGamesResponse(_message.Message):
-    __slots__ = ("games",)
+    __slots__ = ("games", "next_page_token")
     GAMES_FIELD_NUMBER: _ClassVar[int]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     games: _containers.RepeatedCompositeFieldContainer[GameSummary]
-    def __init__(self, games: _Optional[_Iterable[_Union[GameSummary, _Mapping]]] = ...) -> None: ...
+    next_page_token: str
+    def __init__(self, games: _Optional[_Iterable[_Union[GameSummary, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
 
 class Move(_message.Message):
     __slots__ = ("verb", "card")

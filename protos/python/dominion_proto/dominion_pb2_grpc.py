@@ -113,7 +113,8 @@ class DominionServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def ListGames(self, request, context):
-        """The games on this server, in creation order.
+        """The games on this server, newest first, a page at a time (page_size, page_token), with
+        filters.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
