@@ -549,7 +549,7 @@ async def start_server(storage: Storage, host: str = "127.0.0.1", port: int = 0,
     service = DominionService(storage, options)
     await service.load()
     server = grpc.aio.server(options=[("grpc.so_reuseport", 0)])
-    pb_grpc.add_DominionServiceServicer_to_server(service, server)
+    server.add_generic_rpc_handlers((service_handler(service),))
     health_service = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_service, server)
     reflection.enable_server_reflection(
@@ -587,6 +587,60 @@ def check_address(host: str, port: int) -> None:
             probe.bind(address)
         except OSError as e:
             raise OSError(f"cannot listen on {host}:{port}: {e.strerror}") from None
+
+
+class _Undecodable(NamedTuple):
+    """Stands for request bytes that are not the method's message, so that the handler can
+    refuse them with INVALID_ARGUMENT (a deserializer that raises gives UNKNOWN)."""
+    type_name: str
+    error: str
+
+
+def _lenient(message_class):
+    def deserialize(data: bytes):
+        try:
+            return message_class.FromString(data)
+        except Exception as e:  # DecodeError, and whatever protobuf raises on garbage
+            return _Undecodable(message_class.DESCRIPTOR.full_name, str(e)[:200])
+    return deserialize
+
+
+def _refusing_undecodable(method, streaming: bool):
+    """``method`` behind a check that its request could be decoded."""
+    def refusal(request):
+        return (f"the request is not a valid {request.type_name} message ({request.error}); "
+                "send the message the method takes, serialized")
+
+    if streaming:
+        async def stream(request, context):
+            if isinstance(request, _Undecodable):
+                await context.abort(grpc.StatusCode.INVALID_ARGUMENT, refusal(request))
+            async for reply in method(request, context):
+                yield reply
+        return stream
+
+    async def unary(request, context):
+        if isinstance(request, _Undecodable):
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, refusal(request))
+        return await method(request, context)
+    return unary
+
+
+def service_handler(service: DominionService) -> grpc.GenericRpcHandler:
+    """The DominionService methods, as the generated registration makes them, except that
+    undecodable request bytes are refused with INVALID_ARGUMENT and a message."""
+    descriptor = pb.DESCRIPTOR.services_by_name["DominionService"]
+    handlers = {}
+    for m in descriptor.methods:
+        request_class = getattr(pb, m.input_type.name)
+        response_class = getattr(pb, m.output_type.name)
+        make = grpc.unary_stream_rpc_method_handler if m.server_streaming else \
+            grpc.unary_unary_rpc_method_handler
+        handlers[m.name] = make(
+            _refusing_undecodable(getattr(service, m.name), m.server_streaming),
+            request_deserializer=_lenient(request_class),
+            response_serializer=response_class.SerializeToString)
+    return grpc.method_handlers_generic_handler(descriptor.full_name, handlers)
 
 
 REFLECTION_V1 = "grpc.reflection.v1.ServerReflection"

@@ -241,3 +241,16 @@ def test_a_chosen_seed_is_refused_unless_the_server_allows_it(kingdom):
         assert info.value.code() == grpc.StatusCode.INVALID_ARGUMENT
         assert "--allow-seed" in info.value.details()
         assert client.create_game(2, kingdom=kingdom).game_id   # a secret seed is fine
+
+
+@pytest.mark.parametrize("method", ["GetView", "CreateGame", "SubmitAnswer", "StreamEvents"])
+def test_undecodable_request_bytes_are_invalid_argument_with_a_message(server, method):
+    with grpc.insecure_channel(server.target) as channel:
+        if method == "StreamEvents":
+            call = channel.unary_stream(f"/dominion.v1.DominionService/{method}")
+            run = lambda: list(call(b"\xff\xff\xff\xff"))  # noqa: E731
+        else:
+            call = channel.unary_unary(f"/dominion.v1.DominionService/{method}")
+            run = lambda: call(b"\xff\xff\xff\xff")  # noqa: E731
+        details = refused(grpc.StatusCode.INVALID_ARGUMENT, run)
+        assert "not a valid dominion.v1." in details and "<class" not in details
