@@ -93,6 +93,7 @@ class Game:
         self.created = created
         self.lock = asyncio.Lock()
         self.changed = asyncio.Event()
+        self.bot_retry = 0.0   # seconds before the bots try again after a storage failure
 
     def publish(self, state: dominion.State) -> None:
         """Make ``state`` current and wake everyone waiting for a change."""
@@ -180,15 +181,41 @@ class DominionService(pb_grpc.DominionServiceServicer):
         return seat
 
     async def _commit(self, game: Game, state: dominion.State, seat: int) -> None:
-        """Store the answer that led to ``state`` (durably), then make ``state`` current."""
+        """Store the answer that led to ``state`` (durably), then make ``state`` current. When
+        it cannot be stored, nothing changes: the game stays where it was, and the caller
+        learns that the answer was not applied (UNAVAILABLE: retry it)."""
         number = dominion.decision_number(state) - 1
-        await self._store(self.storage.append_answer, game.id, number, seat,
-                          state.answers[number][1])
+        try:
+            await self._store(self.storage.append_answer, game.id, number, seat,
+                              state.answers[number][1])
+        except Exception:
+            log.exception("game %s: answer %d could not be stored; not applied", game.id,
+                          number)
+            raise ServiceError(grpc.StatusCode.UNAVAILABLE,
+                               f"answer {number} could not be stored, so it was not applied; "
+                               "send it again") from None
         game.publish(state)
 
     async def _play_bots(self, game: Game) -> None:
         """Answer for the server's bots for as long as one of them is asked. Caller holds the
-        game's lock."""
+        game's lock. A bot's answer that cannot be stored is not applied, and the bots try
+        again a little later (the caller's own answer stands: it was stored)."""
+        try:
+            await self._play_bots_now(game)
+        except ServiceError:
+            delay = game.bot_retry = min(2 * game.bot_retry or 0.05, 5.0)
+            asyncio.get_running_loop().call_later(
+                delay, lambda: asyncio.ensure_future(self._retry_bots(game)))
+        else:
+            game.bot_retry = 0.0
+
+    async def _retry_bots(self, game: Game) -> None:
+        if self.stopping.is_set():
+            return
+        async with game.lock:
+            await self._play_bots(game)
+
+    async def _play_bots_now(self, game: Game) -> None:
         while True:
             state = game.state
             decision = dominion.pending(state)
@@ -268,8 +295,14 @@ class DominionService(pb_grpc.DominionServiceServicer):
                       for s, t in zip(request.seats, tokens))
         game_id = secrets.token_hex(8)
         created = time.time()
-        await self._store(self.storage.create_game,
-                          StoredGame(game_id, state.config, seats, created))
+        try:
+            await self._store(self.storage.create_game,
+                              StoredGame(game_id, state.config, seats, created))
+        except Exception:
+            log.exception("game %s could not be stored; not created", game_id)
+            raise ServiceError(grpc.StatusCode.UNAVAILABLE,
+                               "the game could not be stored, so it was not created; try "
+                               "again") from None
         game = Game(game_id, state, seats, created)
         self.games[game_id] = game
         async with game.lock:
