@@ -14,6 +14,7 @@ import logging
 import secrets
 import socket
 import time
+from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 from typing import NamedTuple, Optional
 
@@ -28,7 +29,7 @@ from dominion_proto import dominion_pb2_grpc as pb_grpc
 
 from .convert import (AnswerShapeError, answer_from_pb, answer_to_pb, config_to_pb,
                       decision_to_pb, event_to_pb, public_decision_to_pb, view_to_pb)
-from .storage import SeatRecord, Storage, StoredGame
+from .storage import BrokenGame, FinishedGame, SeatRecord, Storage, StoredGame
 
 log = logging.getLogger("dominion_service")
 
@@ -45,6 +46,7 @@ MAX_GAME_ID = 64
 MAX_LIST = 32          # cards, sets or seats in one request
 MAX_QUOTE = 80         # characters of bad input an error message quotes
 DEFAULT_PAGE, MAX_PAGE = 50, 200   # ListGames page sizes
+RECENT_FINISHED = 64   # games over kept as states after they end or are read (the rest: rows)
 
 
 def quote(value) -> str:
@@ -56,8 +58,12 @@ def quote(value) -> str:
 class ServiceOptions(NamedTuple):
     """What a server allows. ``allow_seed``: accept CreateGameRequest.seed (anyone who chooses
     the seed can compute every other seat's hand and deck order: for tests and tournaments,
-    not for a server in public)."""
+    not for a server in public). The game limits bound what anyone can make the server hold
+    and compute (all-bot games are played at once, so they count against the rate)."""
     allow_seed: bool = False
+    max_games: int = 1000            # games not over, in all
+    max_games_per_client: int = 20   # games not over, created from one client address
+    max_creates_per_minute: int = 60 # games one client address may create in a minute
 
 
 class ServiceError(Exception):
@@ -83,8 +89,10 @@ def bot_seed(seed: int, seat: int) -> int:
 class Game:
     """A game being served: its current state, seats, bots, lock, and change signal."""
 
-    def __init__(self, game_id: str, state: dominion.State, seats: tuple, created: float):
+    def __init__(self, game_id: str, state: dominion.State, seats: tuple, created: float,
+                 creator: str = ""):
         self.id = game_id
+        self.creator = creator                             # the creating client's address
         self.state = state
         self.seats = seats                                 # SeatRecord per seat
         self.bot_names = tuple(s.bot for s in seats)
@@ -116,7 +124,11 @@ class DominionService(pb_grpc.DominionServiceServicer):
     def __init__(self, storage: Storage, options: ServiceOptions = ServiceOptions()):
         self.storage = storage
         self.options = options
-        self.games: dict[str, Game] = {}
+        self.games: dict[str, Game] = {}          # games not over, held as states
+        self.finished: dict[str, FinishedGame] = {}  # games over: a summary; the record is
+        self._recent: "OrderedDict[str, Game]" = OrderedDict()  # read when asked (LRU)
+        self.broken: dict[str, str] = {}          # stored games that cannot be served: why
+        self._creations: dict[str, list] = {}     # client address -> recent creation times
         self.stopping = asyncio.Event()   # set at shutdown: streams end UNAVAILABLE (retry)
         # Storage calls run in one worker thread: the event loop keeps serving while a write
         # is made durable, and writes reach the database in the order they were made.
@@ -125,19 +137,40 @@ class DominionService(pb_grpc.DominionServiceServicer):
     # --- life cycle ---------------------------------------------------------------------------
 
     async def load(self) -> None:
-        """Rebuild every stored game by replaying its record, then let bots that are to
-        answer play on."""
+        """Rebuild every stored game that is not over by replaying its record (games over are
+        listed from their rows, and read only when asked for, so a restart does not grow
+        with the history), then let bots that are to answer play on. A game that cannot be
+        served is reported (`broken`, with the reason) and kept in the database."""
         stored = await self._store(lambda: list(self.storage.load_games()))
         for g in stored:
-            try:
-                state = dominion.replay((g.config, g.answers))
-            except Exception:  # a record this engine cannot replay (e.g. a card was removed)
-                log.exception("game %s could not be replayed; it is not served", g.game_id)
-                continue
-            self.games[g.game_id] = Game(g.game_id, state, g.seats, g.created)
-        for game in self.games.values():
+            game = self._revive(g)
+            if game is not None:
+                self.games[g.game_id] = game
+        for f in await self._store(lambda: list(self.storage.finished_games())):
+            if isinstance(f, BrokenGame):
+                self._report_broken(f.game_id, f.reason)
+            else:
+                self.finished[f.game_id] = f
+        for game in list(self.games.values()):
             async with game.lock:
                 await self._play_bots(game)
+
+    def _revive(self, g) -> Optional[Game]:
+        """A served game from its stored form, or None (reported) when it cannot be."""
+        if isinstance(g, BrokenGame):
+            self._report_broken(g.game_id, g.reason)
+            return None
+        try:
+            state = dominion.replay((g.config, g.answers))
+            return Game(g.game_id, state, g.seats, g.created)
+        except Exception as e:  # a record this engine cannot replay, a bot it does not have
+            self._report_broken(g.game_id, f"it cannot be replayed by this version: "
+                                           f"{_short(str(e), 200)}")
+            return None
+
+    def _report_broken(self, game_id: str, reason: str) -> None:
+        self.broken[game_id] = reason
+        log.error("game %s is not served: %s (it stays in the database)", game_id, reason)
 
     def close(self) -> None:
         self._db.shutdown(wait=True)
@@ -148,18 +181,47 @@ class DominionService(pb_grpc.DominionServiceServicer):
 
     # --- helpers --------------------------------------------------------------------------------
 
-    def _game(self, game_id: str) -> Game:
+    async def _game(self, game_id: str) -> Game:
+        """The game ``game_id``: one being played, or one over (its record read again if it
+        is not among the recent ones)."""
         if not game_id:
             raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT, "game_id is required")
         if len(game_id) > MAX_GAME_ID:
             raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT,
                                f"game_id is at most {MAX_GAME_ID} characters, not "
                                f"{len(game_id)}")
-        game = self.games.get(game_id)
-        if game is None:
-            raise ServiceError(grpc.StatusCode.NOT_FOUND,
-                               f"no game {quote(game_id)} on this server; ListGames lists them")
-        return game
+        game = self.games.get(game_id) or self._recent.get(game_id)
+        if game is not None:
+            return game
+        if game_id in self.broken:
+            raise ServiceError(grpc.StatusCode.DATA_LOSS,
+                               f"game {game_id} cannot be served: {self.broken[game_id]}")
+        if game_id in self.finished:
+            stored = await self._store(self.storage.load_game, game_id)
+            game = self._revive(stored) if stored is not None else None
+            if game is None:
+                self.finished.pop(game_id, None)
+                return await self._game(game_id)
+            self._remember(game)
+            return game
+        raise ServiceError(grpc.StatusCode.NOT_FOUND,
+                           f"no game {quote(game_id)} on this server; ListGames lists them")
+
+    def _remember(self, game: Game) -> None:
+        """Keep a game that is over among the recent ones (a few, least recently used out)."""
+        self._recent[game.id] = game
+        self._recent.move_to_end(game.id)
+        while len(self._recent) > RECENT_FINISHED:
+            self._recent.popitem(last=False)
+
+    def _retire(self, game: Game) -> None:
+        """A game just ended: keep its summary, and its state only among the recent ones."""
+        state = game.state
+        self.games.pop(game.id, None)
+        self.finished[game.id] = FinishedGame(
+            game.id, state.config.players, game.bot_names, state.config.kingdom, game.created,
+            state.turn, dominion.decision_number(state))
+        self._remember(game)
 
     @staticmethod
     def _seat(game: Game, context, required: bool) -> Optional[int]:
@@ -187,7 +249,7 @@ class DominionService(pb_grpc.DominionServiceServicer):
         number = dominion.decision_number(state) - 1
         try:
             await self._store(self.storage.append_answer, game.id, number, seat,
-                              state.answers[number][1])
+                              state.answers[number][1], dominion.is_over(state), state.turn)
         except Exception:
             log.exception("game %s: answer %d could not be stored; not applied", game.id,
                           number)
@@ -195,6 +257,8 @@ class DominionService(pb_grpc.DominionServiceServicer):
                                f"answer {number} could not be stored, so it was not applied; "
                                "send it again") from None
         game.publish(state)
+        if dominion.is_over(state):
+            self._retire(game)
 
     async def _play_bots(self, game: Game) -> None:
         """Answer for the server's bots for as long as one of them is asked. Caller holds the
@@ -255,11 +319,37 @@ class DominionService(pb_grpc.DominionServiceServicer):
 
     async def CreateGame(self, request, context):
         try:
-            return await asyncio.shield(self._create_game(request))
+            creator = _client_address(context)
+            self._check_limits(creator)
+            return await asyncio.shield(self._create_game(request, creator))
         except ServiceError as e:
             await context.abort(e.code, e.message)
 
-    async def _create_game(self, request) -> pb.CreateGameResponse:
+    def _check_limits(self, creator: str) -> None:
+        """RESOURCE_EXHAUSTED past the server's game limits (`ServiceOptions`); counts this
+        creation against the client's rate."""
+        o = self.options
+        if len(self.games) >= o.max_games:
+            raise ServiceError(grpc.StatusCode.RESOURCE_EXHAUSTED,
+                               f"this server holds its maximum of {o.max_games} games in "
+                               "progress; try again when some have ended")
+        mine = sum(1 for g in self.games.values() if g.creator == creator)
+        if mine >= o.max_games_per_client:
+            raise ServiceError(grpc.StatusCode.RESOURCE_EXHAUSTED,
+                               f"you have {mine} games in progress, the most this server "
+                               "allows one client; finish some first")
+        now = time.monotonic()
+        recent = [t for t in self._creations.get(creator, ()) if now - t < 60]
+        if len(recent) >= o.max_creates_per_minute:
+            raise ServiceError(grpc.StatusCode.RESOURCE_EXHAUSTED,
+                               f"at most {o.max_creates_per_minute} games a minute from one "
+                               "client; try again shortly")
+        self._creations[creator] = recent + [now]
+        if len(self._creations) > 10_000:  # forget idle clients
+            self._creations = {k: v for k, v in self._creations.items()
+                               if v and now - v[-1] < 60}
+
+    async def _create_game(self, request, creator: str = "") -> pb.CreateGameResponse:
         check_create_request(request)
         bots = dominion.bots.bot_names()
         for i, s in enumerate(request.seats):
@@ -303,7 +393,7 @@ class DominionService(pb_grpc.DominionServiceServicer):
             raise ServiceError(grpc.StatusCode.UNAVAILABLE,
                                "the game could not be stored, so it was not created; try "
                                "again") from None
-        game = Game(game_id, state, seats, created)
+        game = Game(game_id, state, seats, created, creator)
         self.games[game_id] = game
         async with game.lock:
             await self._play_bots(game)
@@ -336,39 +426,32 @@ class DominionService(pb_grpc.DominionServiceServicer):
         after = None
         if request.page_token:
             after = _read_page_token(request.page_token, filters)
-        games = sorted(self.games.values(), key=lambda g: (-g.created, g.id))
+        games = list(self.games.values())
+        if request.include_finished:
+            games += self.finished.values()
+        games.sort(key=lambda g: (-g.created, g.game_id if isinstance(g, FinishedGame) else g.id))
         out = pb.ListGamesResponse()
         for g in games:
-            key = (-g.created, g.id)
-            if after is not None and key <= after:
+            summary = _summary(g)
+            if after is not None and (-summary.created, summary.game_id) <= after:
                 continue
-            state = g.state
-            decision = dominion.pending(state)
-            if decision is None and not request.include_finished:
+            if request.player and request.player not in summary.players:
                 continue
-            if request.player and request.player not in state.config.players:
+            if request.bot and request.bot not in summary.bots:
                 continue
-            if request.bot and request.bot not in g.bot_names:
-                continue
-            if request.waiting_for_client and (decision is None or decision.player in g.bots):
+            if request.waiting_for_client and (
+                    not summary.HasField("waiting_for") or summary.bots[summary.waiting_for]):
                 continue
             if len(out.games) == size:
                 last = out.games[-1]
                 out.next_page_token = f"{filters}:{last.created!r}:{last.game_id}"
                 break
-            summary = pb.GameSummary(game_id=g.id, players=state.config.players,
-                                     bots=g.bot_names, kingdom=state.config.kingdom,
-                                     game_over=decision is None, turn=state.turn,
-                                     sequence=dominion.decision_number(state),
-                                     created=g.created)
-            if decision is not None:
-                summary.waiting_for = decision.player
             out.games.append(summary)
         return out
 
     async def GetView(self, request, context):
         try:
-            game = self._game(request.game_id)
+            game = await self._game(request.game_id)
             seat = self._seat(game, context, required=False)
             state = game.state
             log_from = request.log_from if request.HasField("log_from") else None
@@ -390,7 +473,7 @@ class DominionService(pb_grpc.DominionServiceServicer):
     async def _submit_answer(self, request, context) -> pb.SubmitAnswerResponse:
         """Checks in the order of the status codes' precedence: which game, who, what shape;
         then, under the game's lock: over, stale, whose turn, legal."""
-        game = self._game(request.game_id)
+        game = await self._game(request.game_id)
         seat = self._seat(game, context, required=True)
         answer = request.answer
         if not answer.HasField("sequence"):
@@ -433,7 +516,7 @@ class DominionService(pb_grpc.DominionServiceServicer):
 
     async def StreamEvents(self, request, context):
         try:
-            game = self._game(request.game_id)
+            game = await self._game(request.game_id)
             seat = self._seat(game, context, required=False)
             if request.from_event > len(game.state.log):
                 raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT,
@@ -485,7 +568,7 @@ class DominionService(pb_grpc.DominionServiceServicer):
 
     async def GetRecord(self, request, context):
         try:
-            game = self._game(request.game_id)
+            game = await self._game(request.game_id)
             state = game.state
             if not dominion.is_over(state):
                 raise ServiceError(grpc.StatusCode.FAILED_PRECONDITION,
@@ -505,6 +588,31 @@ class DominionService(pb_grpc.DominionServiceServicer):
             if number % 200 == 199:
                 await asyncio.sleep(0)
         return out
+
+
+def _client_address(context) -> str:
+    """The calling client's address without its port ("ipv4:127.0.0.1:5000" -> "127.0.0.1")."""
+    peer = context.peer() or ""
+    kind, _, rest = peer.partition(":")
+    host = rest.rsplit(":", 1)[0] if kind in ("ipv4", "ipv6") else peer
+    return host.strip("[]")
+
+
+def _summary(g) -> pb.GameSummary:
+    """A ListGames entry for a game being played (`Game`) or one over (`FinishedGame`)."""
+    if isinstance(g, FinishedGame):
+        return pb.GameSummary(game_id=g.game_id, players=g.players, bots=g.bots,
+                              kingdom=g.kingdom, game_over=True, turn=g.turn,
+                              sequence=g.answer_count, created=g.created)
+    state = g.state
+    decision = dominion.pending(state)
+    summary = pb.GameSummary(game_id=g.id, players=state.config.players, bots=g.bot_names,
+                             kingdom=state.config.kingdom, game_over=decision is None,
+                             turn=state.turn, sequence=dominion.decision_number(state),
+                             created=g.created)
+    if decision is not None:
+        summary.waiting_for = decision.player
+    return summary
 
 
 def _read_page_token(token: str, filters: str) -> tuple:

@@ -38,15 +38,42 @@ class StoredGame(NamedTuple):
     answers: tuple = ()          # (seat, answer) in the engine's form, in order
 
 
+class FinishedGame(NamedTuple):
+    """What is kept in memory of a game that is over (its record is read when asked for)."""
+    game_id: str
+    players: tuple
+    bots: tuple
+    kingdom: tuple
+    created: float
+    turn: int
+    answer_count: int
+
+
+class BrokenGame(NamedTuple):
+    """A stored game that cannot be served, and why (kept in the database for inspection)."""
+    game_id: str
+    reason: str
+
+
 class Storage(Protocol):
     def create_game(self, game: StoredGame) -> None:
         """Store a new game (no answers yet)."""
 
-    def append_answer(self, game_id: str, number: int, seat: int, answer) -> None:
-        """Store answer number ``number`` (0-based, the decision's sequence number)."""
+    def append_answer(self, game_id: str, number: int, seat: int, answer, over: bool = False,
+                      turn: int = 0) -> None:
+        """Store answer number ``number`` (0-based, the decision's sequence number), and with
+        it how many answers the game has acknowledged, whether it is over, and its turn."""
 
-    def load_games(self) -> Iterator[StoredGame]:
-        """Every stored game with its answers, in creation order."""
+    def load_games(self) -> Iterator:
+        """Every stored game that is not over, with its answers (`StoredGame`), or a
+        `BrokenGame` for one that cannot be read, in creation order."""
+
+    def finished_games(self) -> Iterator:
+        """Every game that is over, as a `FinishedGame` (no answers read), or a
+        `BrokenGame`."""
+
+    def load_game(self, game_id: str):
+        """One game with its answers (`StoredGame`), a `BrokenGame`, or None."""
 
     def close(self) -> None:
         ...
@@ -87,6 +114,19 @@ def config_from_json(text: str) -> dominion.Config:
                            value["first_player"], value.get("always_ask", False))
 
 
+def _parse_game(config: str, seats: str) -> tuple:
+    """(Config, SeatRecords) of a stored row; ValueError saying what is wrong with it."""
+    try:
+        cfg = config_from_json(config)
+        seat_records = tuple(SeatRecord(*s) for s in json.loads(seats))
+    except (ValueError, TypeError, KeyError) as e:
+        raise ValueError(f"its stored configuration or seats cannot be read ({e})") from None
+    if len(seat_records) != len(cfg.players):
+        raise ValueError(f"it has {len(seat_records)} seats stored for {len(cfg.players)} "
+                         "players")
+    return cfg, seat_records
+
+
 def default_db_path() -> Path:
     """``$XDG_DATA_HOME/dominion/games.db``, else ``~/.local/share/dominion/games.db``."""
     base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local",
@@ -99,7 +139,11 @@ CREATE TABLE IF NOT EXISTS games (
     game_id TEXT PRIMARY KEY,
     config  TEXT NOT NULL,          -- JSON: players, kingdom, seed, first_player, always_ask
     seats   TEXT NOT NULL,          -- JSON: [[bot, token_digest], ...]
-    created REAL NOT NULL
+    created REAL NOT NULL,
+    answer_count INTEGER NOT NULL DEFAULT 0,   -- answers acknowledged (a record shorter than
+                                               -- this lost rows)
+    over INTEGER NOT NULL DEFAULT 0,           -- 1 once the game has ended
+    turn INTEGER NOT NULL DEFAULT 0            -- turns started, as of the last answer
 );
 CREATE TABLE IF NOT EXISTS answers (
     game_id TEXT NOT NULL REFERENCES games(game_id),
@@ -135,6 +179,7 @@ class SqliteStorage:
                 self._conn.execute("PRAGMA journal_mode=WAL")
                 self._conn.execute("PRAGMA synchronous=FULL")
             self._conn.executescript(_SCHEMA)
+            self._add_missing_columns()
             self._check_writable()
         except sqlite3.Error as e:
             self._release()
@@ -162,6 +207,19 @@ class SqliteStorage:
             self._release()
             raise StorageError(f"cannot lock {path}.lock: {e.strerror}") from None
 
+    def _add_missing_columns(self) -> None:
+        """Files from before a column existed get it (games already stored keep their
+        records; their answer count is taken as the rows there are, their state as unfinished
+        until replayed)."""
+        have = {row[1] for row in self._conn.execute("PRAGMA table_info(games)")}
+        for column in ("answer_count", "over", "turn"):
+            if column not in have:
+                self._conn.execute(f"ALTER TABLE games ADD COLUMN {column} INTEGER NOT NULL "
+                                   "DEFAULT 0")
+        if "answer_count" not in have:
+            self._conn.execute("UPDATE games SET answer_count = (SELECT COUNT(*) FROM answers "
+                               "WHERE answers.game_id = games.game_id)")
+
     def _check_writable(self) -> None:
         """Write and roll back, so that a read-only file is found before the server says it
         is SERVING (and not at the first answer)."""
@@ -179,28 +237,63 @@ class SqliteStorage:
     def create_game(self, game: StoredGame) -> None:
         seats = json.dumps([list(s) for s in game.seats], separators=(",", ":"))
         with self._transaction():
-            self._conn.execute("INSERT INTO games VALUES (?, ?, ?, ?)",
-                               (game.game_id, config_to_json(game.config), seats, game.created))
+            self._conn.execute(
+                "INSERT INTO games (game_id, config, seats, created, answer_count) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (game.game_id, config_to_json(game.config), seats, game.created,
+                 len(game.answers)))
             self._conn.executemany(
                 "INSERT INTO answers VALUES (?, ?, ?, ?)",
                 [(game.game_id, i, seat, answer_to_json(a))
                  for i, (seat, a) in enumerate(game.answers)])
 
-    def append_answer(self, game_id: str, number: int, seat: int, answer) -> None:
+    def append_answer(self, game_id: str, number: int, seat: int, answer, over: bool = False,
+                      turn: int = 0) -> None:
         with self._transaction():
             self._conn.execute("INSERT INTO answers VALUES (?, ?, ?, ?)",
                                (game_id, number, seat, answer_to_json(answer)))
+            self._conn.execute("UPDATE games SET answer_count = ?, over = ?, turn = ? "
+                               "WHERE game_id = ?", (number + 1, int(over), turn, game_id))
 
-    def load_games(self) -> Iterator[StoredGame]:
-        games = self._conn.execute(
-            "SELECT game_id, config, seats, created FROM games ORDER BY created, game_id").fetchall()
-        for game_id, config, seats, created in games:
+    _COLUMNS = "game_id, config, seats, created, answer_count, turn"
+
+    def load_games(self) -> Iterator:
+        rows = self._conn.execute(f"SELECT {self._COLUMNS} FROM games WHERE over = 0 "
+                                  "ORDER BY created, game_id").fetchall()
+        for row in rows:
+            yield self._read_game(row)
+
+    def finished_games(self) -> Iterator:
+        rows = self._conn.execute(f"SELECT {self._COLUMNS} FROM games WHERE over = 1 "
+                                  "ORDER BY created, game_id").fetchall()
+        for game_id, config, seats, created, count, turn in rows:
+            try:
+                cfg, seat_records = _parse_game(config, seats)
+            except ValueError as e:
+                yield BrokenGame(game_id, str(e))
+                continue
+            yield FinishedGame(game_id, cfg.players, tuple(s.bot for s in seat_records),
+                               cfg.kingdom, created, turn, count)
+
+    def load_game(self, game_id: str):
+        row = self._conn.execute(f"SELECT {self._COLUMNS} FROM games WHERE game_id = ?",
+                                 (game_id,)).fetchone()
+        return None if row is None else self._read_game(row)
+
+    def _read_game(self, row):
+        game_id, config, seats, created, count, _ = row
+        try:
+            cfg, seat_records = _parse_game(config, seats)
             rows = self._conn.execute(
                 "SELECT number, seat, answer FROM answers WHERE game_id = ? ORDER BY number",
                 (game_id,)).fetchall()
+            if [n for n, _, _ in rows] != list(range(len(rows))) or len(rows) < count:
+                return BrokenGame(game_id, f"its record has {len(rows)} answers in order but "
+                                           f"{count} were acknowledged: answers are missing")
             answers = tuple((seat, answer_from_json(a)) for _, seat, a in rows)
-            yield StoredGame(game_id, config_from_json(config),
-                             tuple(SeatRecord(*s) for s in json.loads(seats)), created, answers)
+        except (ValueError, KeyError, TypeError) as e:
+            return BrokenGame(game_id, f"a stored answer cannot be read ({e})")
+        return StoredGame(game_id, cfg, seat_records, created, answers)
 
     def close(self) -> None:
         self._conn.close()

@@ -23,11 +23,11 @@ class FlakyStorage(SqliteStorage):
         self.fail_next = 0
         self.fail_seat = None
 
-    def append_answer(self, game_id, number, seat, answer):
+    def append_answer(self, game_id, number, seat, answer, *more):
         if self.fail_next and seat == self.fail_seat:
             self.fail_next -= 1
             raise sqlite3.OperationalError("disk I/O error (injected)")
-        super().append_answer(game_id, number, seat, answer)
+        super().append_answer(game_id, number, seat, answer, *more)
 
 
 @pytest.fixture

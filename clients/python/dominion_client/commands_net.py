@@ -11,6 +11,8 @@ import dominion.bots
 
 
 def register(sub) -> None:
+    from dominion_service import ServiceOptions
+
     p = sub.add_parser(
         "serve", help="run the gRPC game server",
         description="Run the Dominion gRPC service (dominion.v1.DominionService, with health "
@@ -27,6 +29,17 @@ def register(sub) -> None:
     p.add_argument("--allow-seed", action="store_true",
                    help="accept a chosen seed in CreateGame (whoever chooses it can compute "
                         "every seat's cards: for tests and tournaments, not in public)")
+    defaults = ServiceOptions()
+    p.add_argument("--max-games", type=int, default=defaults.max_games, metavar="N",
+                   help=f"games in progress the server holds at most (default: "
+                        f"{defaults.max_games})")
+    p.add_argument("--max-games-per-client", type=int, default=defaults.max_games_per_client,
+                   metavar="N", help="games in progress one client address may have (default: "
+                                     f"{defaults.max_games_per_client})")
+    p.add_argument("--max-creates-per-minute", type=int,
+                   default=defaults.max_creates_per_minute, metavar="N",
+                   help="games one client address may create in a minute (default: "
+                        f"{defaults.max_creates_per_minute})")
     p.set_defaults(run=run_serve)
 
     p = sub.add_parser(
@@ -78,8 +91,10 @@ def run_serve(args) -> int:
     async def serve() -> None:
         storage = open_storage(args.db)
         try:
-            running = await start_server(storage, args.host, args.port,
-                                         ServiceOptions(allow_seed=args.allow_seed))
+            running = await start_server(storage, args.host, args.port, ServiceOptions(
+                allow_seed=args.allow_seed, max_games=args.max_games,
+                max_games_per_client=args.max_games_per_client,
+                max_creates_per_minute=args.max_creates_per_minute))
         except OSError as e:
             storage.close()
             raise ServeError(str(e)) from None
@@ -90,8 +105,11 @@ def run_serve(args) -> int:
         if storage.created_folder:
             print(f"dominion serve: created the folder {storage.created_folder} for the games "
                   "database", file=sys.stderr)
+        for game_id, reason in running.service.broken.items():
+            print(f"dominion serve: game {game_id} is not served: {reason}", file=sys.stderr)
         print(f"Dominion service listening on {args.host}:{running.port} "
-              f"(games: {storage.path}, {len(running.service.games)} loaded)", flush=True)
+              f"(games: {storage.path}, {len(running.service.games)} in progress, "
+              f"{len(running.service.finished)} over)", flush=True)
         await stop.wait()
         await running.stop(grace=5.0)
 

@@ -17,13 +17,15 @@ class LocalServer:
     """
 
     def __init__(self, storage: Optional[Storage] = None, host: str = "127.0.0.1", port: int = 0,
-                 options: ServiceOptions = ServiceOptions(allow_seed=True)):
-        """An in-process server for one person's terminal game or a test: it accepts chosen
-        seeds by default (``options``)."""
+                 options: Optional[ServiceOptions] = None):
+        """An in-process server for one person's terminal game or a test: by default it
+        accepts chosen seeds and has no practical game limits (``options``)."""
         self.storage = storage if storage is not None else SqliteStorage(":memory:")
         self.host = host
         self.port = port
-        self.options = options
+        self.options = options or ServiceOptions(
+            allow_seed=True, max_games=10**6, max_games_per_client=10**6,
+            max_creates_per_minute=10**6)
         self._ready = threading.Event()
         self._error: Optional[BaseException] = None
         self._loop: Optional[asyncio.AbstractEventLoop] = None
@@ -65,6 +67,7 @@ class LocalServer:
             self._ready.set()
             return
         self.port = running.port
+        self.service = running.service   # for tests: the games it holds
         self._ready.set()
         await self._stop.wait()
         await running.stop(grace=0.5)
