@@ -114,8 +114,10 @@ def card(name: str) -> Card:
     try:
         return CARDS[name]
     except (KeyError, TypeError):
+        text = repr(name)
+        text = text if len(text) <= 80 else text[:77] + "..."
         raise UnknownCardError(
-            f"unknown card {name!r}; known cards: {', '.join(sorted(CARDS))}") from None
+            f"unknown card {text}; known cards: {', '.join(sorted(CARDS))}") from None
 
 
 def card_names() -> tuple:

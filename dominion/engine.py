@@ -855,17 +855,18 @@ def check_answer(d: Decision, answer):
             raise IllegalAnswerError(
                 f"choose between {d.min} and {d.max} cards, not {len(answer)}; {describe_answer(d)}")
         if Counter(answer) - Counter(d.cards):
-            raise IllegalAnswerError(f"{list(answer)} is not part of {list(d.cards)}; "
-                                     f"{describe_answer(d)}")
+            raise IllegalAnswerError(f"{_quote(list(answer))} is not part of the cards to "
+                                     f"choose from; {describe_answer(d)}")
         return answer
     if kind == CHOOSE:
         if not d.min <= len(answer) <= d.max or len(set(answer)) != len(answer) or \
                 not set(answer) <= set(d.options):
-            raise IllegalAnswerError(f"{list(answer)} is not a legal choice; {describe_answer(d)}")
+            raise IllegalAnswerError(f"{_quote(list(answer))} is not a legal choice; "
+                                     f"{describe_answer(d)}")
         return tuple(o for o in d.options if o in answer)
     if kind == ORDER:
         if sorted(answer) != sorted(d.cards):
-            raise IllegalAnswerError(f"{list(answer)} is not an order of {list(d.cards)}; "
+            raise IllegalAnswerError(f"{_quote(list(answer))} is not an order of these cards; "
                                      f"{describe_answer(d)}")
         return answer
     raise AssertionError(kind)

@@ -144,3 +144,16 @@ def test_discarding_two_different_cards_is_asked_even_when_both_must_go():
     s = dominion.step(s, ["discard 2 cards"], 1)
     d = dominion.pending(s)
     assert (d.player, d.purpose, d.min, d.max) == (1, "discard", 2, 2)
+
+
+def test_an_unknown_card_name_is_quoted_only_so_far():
+    with pytest.raises(dominion.UnknownCardError) as e:
+        dominion.card("Z" * 100_000)
+    assert len(str(e.value)) < 2_000
+
+
+def test_an_illegal_selection_is_quoted_only_so_far():
+    s = militia_discard()
+    with pytest.raises(IllegalAnswerError) as e:
+        dominion.step(s, ["Q" * 100_000, "Copper"], 1)
+    assert len(str(e.value)) < 1_000

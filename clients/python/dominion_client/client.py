@@ -28,6 +28,10 @@ from .convert import (answer_to_pb, decision_from_pb, event_from_pb, record_from
 
 TOKEN_METADATA = "x-seat-token"
 
+# Reconnect soon after a server restart (gRPC's default backoff grows to two minutes).
+RECONNECT = (("grpc.initial_reconnect_backoff_ms", 200), ("grpc.min_reconnect_backoff_ms", 200),
+             ("grpc.max_reconnect_backoff_ms", 2000))
+
 
 class CreatedGame(NamedTuple):
     game_id: str
@@ -54,7 +58,7 @@ class Client:
 
     def __init__(self, target: str, channel: Optional[grpc.Channel] = None):
         self.target = target
-        self.channel = channel or grpc.insecure_channel(target)
+        self.channel = channel or grpc.insecure_channel(target, options=RECONNECT)
         self.stub = pb_grpc.DominionServiceStub(self.channel)
 
     def close(self) -> None:
