@@ -35,14 +35,14 @@ class PlayerWork:
 class Work:
     """Mutable copy of a `State`, alive only inside one call of `step` (an evolver). Its
     ``supply`` stays a tuple, changed through `take_from_pile`."""
-    __slots__ = State._fields + ("events",)
+    __slots__ = State._fields + ("events", "owners_changed")
 
     def __init__(self, s: State):
         (self.config, self.pile_names, self.supply, self.trash, players, self.current, self.phase,
          self.actions, self.buys, self.coins, self.turn, self.turns_taken, self.actions_played,
          self.cost_reduction, self.copper_bonus, self.merchants, self.silvers_played,
          self.bought, self.left_play, self.next_uid, self.immune, stack, self.rng, self.log,
-         self.answers) = s
+         self.answers, self.vp) = s
         # Every step copies every player: the copies are made (and frozen) inline, as methods
         # would cost as much again in calls.
         new = object.__new__
@@ -53,9 +53,15 @@ class Work:
             copies.append(c)
         self.stack = list(stack)
         self.events = []
+        self.owners_changed = None   # seats whose cards changed owner in this step
 
     def freeze(self) -> State:
         log = self.log.extend(self.events) if self.events else self.log
+        if self.owners_changed:
+            vp = list(self.vp)
+            for seat in self.owners_changed:
+                vp[seat] = player_score(all_cards(self.players[seat]))
+            self.vp = tuple(vp)
         players = []
         for p in self.players:  # a plain loop: a comprehension costs a function call
             players.append(_new_tuple(PlayerState, (p.hand, p.deck, p.discard, p.in_play,
@@ -66,7 +72,7 @@ class Work:
             self.buys, self.coins, self.turn, self.turns_taken, self.actions_played,
             self.cost_reduction, self.copper_bonus, self.merchants, self.silvers_played,
             self.bought, self.left_play, self.next_uid, self.immune, tuple(self.stack), self.rng,
-            log, self.answers))
+            log, self.answers, self.vp))
 
     # Small conveniences used everywhere.
     @property
@@ -279,6 +285,40 @@ def others(w, player: int) -> list:
     return [(player + i) % n for i in range(1, n)]
 
 
+def owner_changed(w: Work, player: int) -> None:
+    """``player`` gained or lost a card (gain, trash, pass): their VP is counted again when the
+    step ends."""
+    if w.owners_changed is None:
+        w.owners_changed = {player}
+    else:
+        w.owners_changed.add(player)
+
+
+def player_score(cards) -> int:
+    """Victory points of one player's cards (rulebook: all cards, every zone). Counted card by
+    card, and by kind only when a card's VP depends on the others (Gardens, Duke)."""
+    fixed, variable = _vp_tables()
+    if variable.isdisjoint(cards):
+        return sum(map(fixed.__getitem__, cards))
+    total = 0
+    counts = Counter(cards)
+    for name, k in counts.items():
+        c = CARDS[name]
+        if c.victory_points is not None:
+            total += k * c.victory_points(counts)
+        else:
+            total += k * c.vp
+    return total
+
+
+@lru_cache(maxsize=1)
+def _vp_tables() -> tuple:
+    """(card name -> fixed VP, names whose VP depends on the owner's cards), made once from the
+    card registry (filled when ``dominion.cards`` is imported)."""
+    return ({name: c.vp for name, c in CARDS.items()},
+            frozenset(name for name, c in CARDS.items() if c.victory_points is not None))
+
+
 def all_cards(ps) -> tuple:
     """Every card a player has, in every zone (rulebook: scoring counts all of them)."""
     return ps.hand + ps.deck + ps.discard + ps.in_play + ps.aside + ps.looking
@@ -409,6 +449,7 @@ def trash(w: Work, player: int, cards: tuple, src: str = "hand") -> None:
     pl = w.players[player]
     setattr(pl, src, remove(getattr(pl, src), cards))
     w.trash += tuple(cards)
+    owner_changed(w, player)
     log(w, "trash", player, tuple(cards))
 
 
@@ -438,6 +479,7 @@ def gain(w: Work, player: int, name: str, to: str = "discard", event: str = "gai
     take_from_pile(w, i)
     pl = w.players[player]
     setattr(pl, to, getattr(pl, to) + (name,))
+    owner_changed(w, player)
     log(w, event, player, (name,), None, to)
     return True
 
@@ -447,6 +489,7 @@ def gain_from_trash(w: Work, player: int, name: str, to: str = "discard") -> Non
     w.trash = remove(w.trash, (name,))
     pl = w.players[player]
     setattr(pl, to, getattr(pl, to) + (name,))
+    owner_changed(w, player)
     log(w, "gain", player, (name,), None, to)
 
 
@@ -769,10 +812,16 @@ def deadlocked(w) -> bool:
     below the cheapest card left in the Supply. Cards pass between players (Masquerade,
     Thief), so every player's cards are counted together. A card with no known bound on its $
     (`Card.coins_up_to` None: Bridge, Coppersmith, Secret Chamber) keeps the game going."""
-    cheapest = min((card_cost(name, 0) for name, n in zip(w.pile_names, w.supply) if n),
-                   default=None)
-    if cheapest is None or cheapest == 0:  # nothing left at all (no pile to lose a card), or
-        return cheapest is None            # a $0 card: anyone can buy it (most games, cheaply)
+    if w.supply[0]:  # a Copper is left ($0, the first pile): anyone can buy it (most games)
+        return False
+    cheapest = None
+    for c, n in zip(pile_costs(w.pile_names, 0), w.supply):
+        if n and (cheapest is None or c < cheapest):
+            if c == 0:
+                return False  # a $0 card is left (a Curse): anyone can buy it
+            cheapest = c
+    if cheapest is None:
+        return True  # nothing left at all: no pile can lose a card
     owned = [CARDS[c] for ps in w.players for c in all_cards(ps)]
     treasure_coins = action_coins = 0
     twice = False

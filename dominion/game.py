@@ -13,8 +13,8 @@ from pyrsistent import pvector
 
 from . import rng
 from .card import CARDS, CONTINUATIONS, card
-from .engine import (BASIC_PILES, Work, _quote, all_cards, check_answer, draw, pile_costs, push,
-                     run, start_turn)
+from .engine import (BASIC_PILES, Work, _quote, all_cards, check_answer, draw, pile_costs,
+                     player_score, push, run, start_turn)
 from .errors import (GameOverError, InvalidConfigError, InvalidPositionError,
                      NotYourDecisionError, StaleAnswerError)
 from .kingdoms import resolve_kingdom
@@ -22,6 +22,7 @@ from .state import (ACTION, BUY, SELECT, Config, Decision, Event, PlayerState, P
                     State)
 from .text import describe_waiting
 
+_new_tuple = tuple.__new__
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 STARTING_DECK = ("Copper",) * 7 + ("Estate",) * 3
 
@@ -107,7 +108,8 @@ def _blank_state(config: Config, pile_names: tuple, supply: tuple, players: tupl
                  turn=0, turns_taken=(0,) * n, actions_played=0, cost_reduction=0,
                  copper_bonus=0, merchants=0, silvers_played=0, bought=False, left_play=(),
                  next_uid=0, immune=(), stack=(), rng=rng.seed_state(config.seed),
-                 log=pvector(), answers=pvector())
+                 log=pvector(), answers=pvector(),
+                 vp=tuple(player_score(all_cards(p)) for p in players))
 
 
 def new_game(config: Optional[Config] = None, *, players=2, kingdom="First Game", sets=None,
@@ -382,19 +384,6 @@ def inspect(state: State) -> Inspection:
 # Scoring
 # ---------------------------------------------------------------------------------------------
 
-def player_score(cards) -> int:
-    """Victory points of one player's cards (rulebook: all cards, every zone)."""
-    total = 0
-    counts = Counter(cards)
-    for name, k in counts.items():
-        c = CARDS[name]
-        if c.victory_points is not None:
-            total += k * c.victory_points(counts)
-        else:
-            total += k * c.vp
-    return total
-
-
 def score(state: State) -> tuple:
     """Each seat's victory points now."""
     return tuple(player_score(all_cards(p)) for p in state.players)
@@ -483,6 +472,7 @@ def view(state: State, player: Optional[int] = None, log_from: Optional[int] = N
                                  f"{len(state.players) - 1} (None: a spectator)")
     names = state.config.players
     turns_taken = state.turns_taken
+    vp = state.vp
     new = tuple.__new__  # NamedTuples built from their fields: views are built at every decision
     players = []
     for s, (hand, deck, discard, in_play, aside, looking) in enumerate(state.players):
@@ -490,8 +480,7 @@ def view(state: State, player: Optional[int] = None, log_from: Optional[int] = N
         players.append(new(PlayerView, (
             names[s], tuple(sorted(hand)) if mine else None, len(hand), len(deck), len(discard),
             discard[-1] if discard else None, in_play, aside, looking if mine else None,
-            len(looking), turns_taken[s],
-            player_score(hand + deck + discard + in_play + aside + looking))))
+            len(looking), turns_taken[s], vp[s])))
     players = tuple(players)
     d = state.stack[-1][1] if state.stack else None
     over = d is None
@@ -507,7 +496,16 @@ def view(state: State, player: Optional[int] = None, log_from: Optional[int] = N
         state.coins, d if d is not None and d.player == player else None,
         None if over else d.player, events, log_start, over,
         score(state) if over else None, winners(state) if over else None,
-        None if over else public_decision(d, names, len(state.players[d.player].hand))))
+        None if over else _public_decision(d.player, d.kind, d.card, d.purpose, d.min, d.max,
+                                           names, len(state.players[d.player].hand))))
+
+
+@lru_cache(maxsize=4096)
+def _public_decision(player, kind, card, purpose, lo, hi, names, hand_size) -> PublicDecision:
+    """`public_decision` memoized by the decision's public fields (views are built at every
+    decision, and the same public facts recur: "Ann is in the Buy phase.")."""
+    return public_decision(_new_tuple(Decision, (player, kind, "", card, purpose, (), (), (), lo,
+                                                 hi, (), None)), names, hand_size)
 
 
 def public_decision(d: Decision, names: tuple, hand_size: int) -> PublicDecision:

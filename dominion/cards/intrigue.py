@@ -14,10 +14,11 @@ clients answer with them.
 """
 from ..card import (ACTION_T, ATTACK_T, CARDS, INTRIGUE_1E, INTRIGUE_2E, REACTION_T, TREASURE_T,
                     VICTORY_T, Card, continuation, define)
-from ..engine import (ask_choose, ask_may, ask_order, ask_select, ask_yes_no, attacked, cost, discard,
-                      draw, each_attacked, gain, gain_from_trash, gainable,
-                      insert_into_deck, log, others, push, remove, reveal_from_deck,
-                      still_in_play, to_hand, topdeck, trash, trash_from_supply, trash_self)
+from ..engine import (ask_choose, ask_may, ask_order, ask_select, ask_yes_no, attacked, cost,
+                      discard, draw, each_attacked, gain, gain_from_trash, gainable,
+                      insert_into_deck, log, others, owner_changed, push, remove,
+                      reveal_from_deck, still_in_play, to_hand, topdeck, trash,
+                      trash_from_supply, trash_self)
 from .common import (discard_chosen, distinct, gain_chosen, reveal_hand, topdeck_chosen,
                      trash_chosen)
 
@@ -151,6 +152,8 @@ def _masquerade_chosen(w, answer, p, passers, chosen):
     for i, seat in enumerate(passers):
         receiver = passers[(i + 1) % k]
         w.players[receiver].hand += (chosen[i],)
+        owner_changed(w, seat)
+        owner_changed(w, receiver)
         # Rulebook (1st ed., "Pass"): a passed card is not revealed to the other players.
         log(w, "pass", seat, (chosen[i],), (seat, receiver), receiver)
     _masquerade_offer_trash(w, p)

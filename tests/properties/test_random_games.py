@@ -196,3 +196,13 @@ def test_a_throne_room_counts_double_when_weighing_what_could_be_bought():
     alone = at("Chapel", "Poacher", hands=[["Chapel", "Poacher"], ["Chapel"]],
                supply={"Copper": 0, "Curse": 0})
     assert dominion.is_over(dominion.step(alone, Move(END_PHASE)))
+
+
+@settings(max_examples=property_examples(150), **SLOW)
+@given(game_specs())
+def test_the_victory_points_kept_in_the_state_are_the_cards_score_after_every_step(spec):
+    """`State.vp` is updated only when cards change owner (gain, trash, pass); it must always
+    equal the score counted from every card (Gardens and Duke included)."""
+    game = random_trajectory(spec)
+    for i, state in enumerate(game.states):
+        assert state.vp == dominion.score(state), (spec, i, game.answers[i - 1] if i else None)
