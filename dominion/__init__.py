@@ -14,9 +14,10 @@ from .engine import cost
 from .errors import (DominionError, GameOverError, IllegalAnswerError, InvalidConfigError,
                      InvalidKingdomError, InvalidPositionError, NotYourDecisionError,
                      StaleAnswerError, UnknownCardError)
-from .game import (Inspection, PlayerView, Record, SeatZones, View, decision_number, inspect,
-                   is_over, make_config, new_game, pending, player_score, position, record,
-                   public_decision, replay, score, step, view, visible_event, winners)
+from .game import (SEED_LIMIT, Inspection, PlayerView, Record, SeatZones, View, check_seed,
+                   decision_number, inspect, is_over, make_config, new_game, pending,
+                   player_score, position, public_decision, record, replay, score, step, view,
+                   visible_event, winners)
 from .kingdoms import RECOMMENDED, kingdom_pool, resolve_kingdom
 from .text import a_card, card_list, describe_waiting, log_line, plural, render
 from .state import (ACTION, BUY, CHOOSE, CLEANUP, END_PHASE, ORDER, OVER, PLAY, PLAY_TREASURES,
@@ -24,7 +25,7 @@ from .state import (ACTION, BUY, CHOOSE, CLEANUP, END_PHASE, ORDER, OVER, PLAY, 
                     State)
 
 __all__ = [
-    "new_game", "position", "pending", "step", "view", "determinize", "inspect", "Inspection", "SeatZones", "score", "winners", "replay", "record",
+    "SEED_LIMIT", "check_seed", "new_game", "position", "pending", "step", "view", "determinize", "inspect", "Inspection", "SeatZones", "score", "winners", "replay", "record",
     "is_over", "decision_number", "make_config", "player_score", "visible_event", "cost",
     "card", "card_names", "kingdom_pool", "resolve_kingdom", "log_line", "render", "describe_waiting", "card_list", "a_card", "plural",
     "public_decision", "PublicDecision",

@@ -22,6 +22,7 @@ from collections import Counter
 from . import rng
 from .card import CARDS
 from .errors import InvalidConfigError
+from .game import check_seed
 from .state import State
 
 
@@ -32,8 +33,7 @@ def determinize(state: State, player: int, seed: int) -> State:
     n = len(state.players)
     if type(player) is not int or not 0 <= player < n:
         raise InvalidConfigError(f"player must be a seat from 0 to {n - 1}, not {player!r}")
-    if type(seed) is not int or not 0 <= seed < 2 ** 64:
-        raise InvalidConfigError(f"the seed must be an integer from 0 to 2**64 - 1")
+    check_seed(seed)
     pinned = Counter(_card_names(state.stack))
     generator = rng.seed_state(seed ^ 0x44455445524D)
     players = []

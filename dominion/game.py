@@ -81,14 +81,26 @@ def _player_names(players) -> tuple:
     return names
 
 
+SEED_LIMIT = 2 ** 64   # seeds are 0 to 2**64 - 1 in the engine, the CLI and on the wire (uint64)
+
+
+def check_seed(seed) -> int:
+    """``seed`` if it is a seed (an int from 0 to 2**64 - 1: one range everywhere, so a seed
+    names the same game in-process, in a simulation and over the wire); else
+    InvalidConfigError."""
+    if type(seed) is not int or not 0 <= seed < SEED_LIMIT:
+        raise InvalidConfigError(f"a seed is an integer from 0 to 2**64 - 1, not "
+                                 f"{_quote(seed)}")
+    return seed
+
+
 def make_config(players=2, kingdom="First Game", sets=None, seed: Optional[int] = None,
                 first_player: Optional[int] = None, always_ask: bool = False) -> Config:
     """Resolve a game request into a `Config` (see `new_game` for the arguments)."""
     names = _player_names(players)
     if seed is None:
         seed = int.from_bytes(os.urandom(8), "little")
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise InvalidConfigError(f"the seed must be an integer, not {seed!r}")
+    check_seed(seed)
     kingdom = resolve_kingdom(kingdom, sets, seed)
     if first_player is None:
         _, first_player = rng.below(rng.seed_state(seed ^ 0x4649525354), len(names))
@@ -120,7 +132,7 @@ def new_game(config: Optional[Config] = None, *, players=2, kingdom="First Game"
     ``players``: a count from 2 to 6, or the seats' names. ``kingdom``: 10 Kingdom card names
     (a list, or one comma-separated string), a recommended set's name (``"First Game"``), or
     ``"random"`` to draw 10 from ``sets`` (e.g. ``["base-2e", "intrigue-2e"]``; all sets if
-    omitted) with the seed. ``seed``: any integer; a random one if omitted (it is in
+    omitted) with the seed. ``seed``: an integer from 0 to 2**64 - 1; a random one if omitted (it is in
     ``state.config``). ``first_player``: the seat that starts; drawn with the seed if omitted
     (rulebook: randomly choose a starting player). ``always_ask``: ask every question that
     could arise, even a forced one (README, "Hidden information"). Or pass a resolved `Config`.
@@ -168,6 +180,7 @@ def position(kingdom, *, players=2, hands=None, decks=None, discards=None, in_pl
     """
     names = _player_names(players)
     n = len(names)
+    check_seed(seed)
     kingdom = resolve_kingdom(kingdom, None, seed)
     pile_names = supply_order(kingdom)
     counts = [pile_size(name, n) for name in pile_names]

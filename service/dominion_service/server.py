@@ -373,7 +373,7 @@ class DominionService(pb_grpc.DominionServiceServicer):
             kingdom, sets = "random", tuple(request.random.sets) or None
         else:
             kingdom = DEFAULT_KINGDOM
-        seed = request.seed if request.HasField("seed") else secrets.randbits(63)
+        seed = request.seed if request.HasField("seed") else secrets.randbits(64)
         first = request.first_player if request.HasField("first_player") else None
         try:
             config = dominion.make_config(names, kingdom, sets, seed, first, request.always_ask)

@@ -68,6 +68,15 @@ def _bot_list(text: str) -> list:
     return bots
 
 
+def seed_arg(text: str) -> int:
+    """A --seed value: an integer from 0 to 2**64 - 1, as everywhere (`dominion.check_seed`)."""
+    try:
+        return dominion.check_seed(int(text))
+    except (ValueError, dominion.DominionError) as exc:
+        raise argparse.ArgumentTypeError(
+            f"{text[:40]!r} is not a seed (an integer from 0 to 2**64 - 1)") from None
+
+
 def _positive(text: str) -> int:
     try:
         n = int(text)
@@ -87,8 +96,8 @@ def _game_options(p) -> None:
     p.add_argument("--sets", default=None,
                    help=f"comma-separated sets for --kingdom random: {', '.join(dominion.SETS)} "
                         "(default: all)")
-    p.add_argument("--seed", type=int, default=None,
-                   help="seed of the whole run (default: random, and printed)")
+    p.add_argument("--seed", type=seed_arg, default=None,
+                   help="seed of the whole run, 0 to 2**64 - 1 (default: random, and printed)")
     p.add_argument("--workers", type=_positive, default=None,
                    help="worker processes (default: every core)")
 

@@ -13,6 +13,8 @@ import dominion.bots
 def register(sub) -> None:
     from dominion_service import ServiceOptions
 
+    from .commands_engine import seed_arg
+
     p = sub.add_parser(
         "serve", help="run the gRPC game server",
         description="Run the Dominion gRPC service (dominion.v1.DominionService, with health "
@@ -51,7 +53,7 @@ def register(sub) -> None:
     p.add_argument("--token", required=True, metavar="T", help="the seat's secret token")
     p.add_argument("--bot", default="big-money", choices=dominion.bots.bot_names(),
                    help="the bot that plays (default: big-money)")
-    p.add_argument("--seed", type=int, default=0, help="the bot's own random seed")
+    p.add_argument("--seed", type=seed_arg, default=0, help="the bot's own random seed")
     p.add_argument("--connect-timeout", type=float, default=5.0, metavar="S",
                    help="give up when no server answers at --server within S seconds "
                         "(default: 5)")
@@ -67,7 +69,8 @@ def register(sub) -> None:
     p.add_argument("--kingdom", default=None,
                    help="a recommended Kingdom's name, 10 comma-separated card names, or "
                         "'random' (default: First Game)")
-    p.add_argument("--seed", type=int, default=None, help="the game's seed (default: random)")
+    p.add_argument("--seed", type=seed_arg, default=None,
+                   help="the game's seed, 0 to 2**64 - 1 (default: random)")
     p.add_argument("--name", default="Player", help="your name in the game (default: Player)")
     p.set_defaults(run=run_play)
 
