@@ -14,7 +14,8 @@ from .engine import cost
 from .errors import (DominionError, GameOverError, IllegalAnswerError, InvalidConfigError,
                      InvalidKingdomError, InvalidPositionError, NotYourDecisionError,
                      StaleAnswerError, UnknownCardError)
-from .game import (SEED_LIMIT, Inspection, PlayerView, Record, SeatZones, View, check_seed,
+from .game import (ENGINE_VERSION, SEED_LIMIT, Inspection, answer_from_data, answer_to_data,
+                   record_from_data, record_to_data, PlayerView, Record, SeatZones, View, check_seed,
                    decision_number, inspect, is_over, make_config, new_game, pending,
                    player_score, position, public_decision, record, replay, score, step, view,
                    visible_event, winners)
@@ -25,7 +26,8 @@ from .state import (ACTION, BUY, CHOOSE, CLEANUP, END_PHASE, ORDER, OVER, PLAY, 
                     State)
 
 __all__ = [
-    "SEED_LIMIT", "check_seed", "new_game", "position", "pending", "step", "view", "determinize", "inspect", "Inspection", "SeatZones", "score", "winners", "replay", "record",
+    "SEED_LIMIT", "check_seed", "ENGINE_VERSION", "record_to_data", "record_from_data",
+    "answer_to_data", "answer_from_data", "new_game", "position", "pending", "step", "view", "determinize", "inspect", "Inspection", "SeatZones", "score", "winners", "replay", "record",
     "is_over", "decision_number", "make_config", "player_score", "visible_event", "cost",
     "card", "card_names", "kingdom_pool", "resolve_kingdom", "log_line", "render", "describe_waiting", "card_list", "a_card", "plural",
     "public_decision", "PublicDecision",

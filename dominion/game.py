@@ -18,8 +18,8 @@ from .engine import (BASIC_PILES, Work, _quote, all_cards, check_answer, draw, p
 from .errors import (GameOverError, InvalidConfigError, InvalidPositionError,
                      NotYourDecisionError, StaleAnswerError)
 from .kingdoms import resolve_kingdom
-from .state import (ACTION, BUY, SELECT, Config, Decision, Event, PlayerState, PublicDecision,
-                    State)
+from .state import (ACTION, BUY, SELECT, Config, Decision, Event, Move, PlayerState,
+                    PublicDecision, State)
 from .text import describe_waiting
 
 _new_tuple = tuple.__new__
@@ -305,6 +305,55 @@ def step(state: State, answer, player: Optional[int] = None, *,
 def record(state: State) -> Record:
     """The game's record (config and answers), enough to replay it exactly."""
     return Record(state.config, tuple(state.answers))
+
+
+# The version of the rules' meaning: a record (config and answers) made by one engine version
+# replays to the same game on any engine of the same version. Raised whenever the same answers
+# could mean another game (a rule, a card, the order of a question's pool, a forced question).
+ENGINE_VERSION = "1"
+
+
+def answer_to_data(answer):
+    """An answer as JSON-ready data: ``{"move": [verb, card]}`` for a Move, ``{"items":
+    [...]}`` for the cards or options of the other kinds (the stored form too)."""
+    if isinstance(answer, Move):
+        return {"move": [answer.verb, answer.card]}
+    return {"items": list(answer)}
+
+
+def answer_from_data(value):
+    """The answer `answer_to_data` made."""
+    if "move" in value:
+        verb, card = value["move"]
+        return Move(verb, card)
+    return tuple(value["items"])
+
+
+def record_to_data(rec) -> dict:
+    """A game's record as JSON-ready data, with the engine version that made it."""
+    config, answers = rec
+    return {"engine_version": ENGINE_VERSION, "config": dict(Config(*config)._asdict()),
+            "answers": [[seat, answer_to_data(a)] for seat, a in answers]}
+
+
+def record_from_data(data) -> Record:
+    """The `Record` in data made by `record_to_data`; refuses a record of another engine
+    version (its answers may mean another game here) and data that is not a record."""
+    if not isinstance(data, dict) or "config" not in data or "answers" not in data:
+        raise InvalidConfigError("this is not a game record (it needs config and answers)")
+    version = data.get("engine_version")
+    if version != ENGINE_VERSION:
+        raise InvalidConfigError(f"this record was made by engine version {version!r}; this "
+                                 f"engine is version {ENGINE_VERSION!r}, where the same answers "
+                                 "may be another game")
+    try:
+        c = data["config"]
+        config = Config(tuple(c["players"]), tuple(c["kingdom"]), c["seed"], c["first_player"],
+                        c.get("always_ask", False))
+        answers = tuple((seat, answer_from_data(a)) for seat, a in data["answers"])
+    except (KeyError, TypeError, ValueError) as e:
+        raise InvalidConfigError(f"this game record cannot be read: {_quote(e)}") from None
+    return Record(config, answers)
 
 
 def replay(rec) -> State:

@@ -43,6 +43,7 @@ class Setup:
     kingdom: object    # a preset's name, "random", or 10 card names
     sets: Optional[tuple]
     seed: int
+    records: bool = False   # each game's result carries its record (`dominion.record_to_data`)
 
 
 def _mix(x: int) -> int:
@@ -114,6 +115,8 @@ def play_game(setup: Setup, index: int, max_decisions: int = MAX_DECISIONS) -> d
         scores = _game.score(state)
         result.update(scores=list(scores), winners=[labels[s] for s in _game.winners(state)],
                       turns=state.turn, turns_taken=list(state.turns_taken))
+        if setup.records:
+            result["record"] = _game.record_to_data(_game.record(state))
     except Exception as exc:  # a simulation reports broken games, it does not stop at them
         result["error"] = f"{type(exc).__name__}: {exc}"
         if d is not None:
@@ -177,11 +180,14 @@ def summarize(setup: Setup, results: list, seconds: float) -> dict:
 
 def simulate(bots, games: int, kingdom=None, sets=None, seed: Optional[int] = None,
              workers: Optional[int] = None,
-             progress: Optional[Callable[[int, int], None]] = None) -> dict:
+             progress: Optional[Callable[[int, int], None]] = None,
+             on_record: Optional[Callable[[dict], None]] = None) -> dict:
     """Play ``games`` games between ``bots`` (names or strategy file paths, 2 to 6) and return
     the summary (see `summarize`). ``kingdom``: a preset, ``"random"`` (drawn per game group
     from ``sets``), 10 names, or None for `default_kingdom`. ``workers``: processes (default:
-    every core). ``progress(done, total)`` is called as games finish."""
+    every core). ``progress(done, total)`` is called as games finish. ``on_record(line)`` is
+    called with each game's record, in game order as the games finish (`game_record_line`):
+    it is not kept in the summary."""
     bots = tuple(bots)
     if not 2 <= len(bots) <= 6:
         raise SimulationError(f"a game needs 2 to 6 bots, not {len(bots)}")
@@ -198,14 +204,20 @@ def simulate(bots, games: int, kingdom=None, sets=None, seed: Optional[int] = No
     sets = tuple(sets) if sets else None
     _game.make_config(len(bots), kingdom, sets, seed)  # a bad Kingdom or set fails here
     setup = Setup(bots, labels_for(bots), kingdom if isinstance(kingdom, str) else tuple(kingdom),
-                  sets, seed)
+                  sets, seed, on_record is not None)
+
+    def collect(part):
+        for result in part:
+            if on_record is not None:
+                on_record(game_record_line(result))
+            results.append(result)
     workers = max(1, min(workers or os.cpu_count() or 1, games))
     started = time.perf_counter()
     results = []
     if workers == 1:
         chunk = max(1, min(20, games // 50 or 1))
         for start in range(0, games, chunk):
-            results.extend(_play_range((setup, start, min(games, start + chunk))))
+            collect(_play_range((setup, start, min(games, start + chunk))))
             if progress:
                 progress(len(results), games)
     else:
@@ -215,10 +227,25 @@ def simulate(bots, games: int, kingdom=None, sets=None, seed: Optional[int] = No
         ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
         with ctx.Pool(workers) as pool:
             for part in pool.imap(_play_range, tasks):
-                results.extend(part)
+                collect(part)
                 if progress:
                     progress(len(results), games)
     return summarize(setup, results, time.perf_counter() - started)
+
+
+def game_record_line(result: dict) -> dict:
+    """One game of a simulation as a line of a records file: its index and seed, the bot of
+    each seat, the result (or the error), and the record (engine version, config, answers),
+    which `dominion.record_from_data` reads and `dominion.replay` replays. Takes the record out
+    of ``result``, so that the summary does not keep it."""
+    line = {k: result[k] for k in ("index", "seed", "bots") if k in result}
+    for k in ("scores", "winners", "turns", "error"):
+        if k in result:
+            line[k] = result[k]
+    record = result.pop("record", None)
+    if record is not None:
+        line.update(record)
+    return line
 
 
 def tournament(bots, games: int, kingdom=None, sets=None, seed: Optional[int] = None,

@@ -84,21 +84,13 @@ class Storage(Protocol):
 # ---------------------------------------------------------------------------------------------
 
 def answer_to_json(answer) -> str:
-    """A stable JSON text for an engine answer: ``{"move": [verb, card]}`` for a Move,
-    ``{"items": [...]}`` for a SELECT, CHOOSE or ORDER answer."""
-    if isinstance(answer, dominion.Move):
-        value = {"move": [answer.verb, answer.card]}
-    else:
-        value = {"items": list(answer)}
-    return json.dumps(value, separators=(",", ":"))
+    """A stable JSON text for an engine answer (`dominion.answer_to_data`)."""
+    return json.dumps(dominion.answer_to_data(answer), separators=(",", ":"))
 
 
 def answer_from_json(text: str):
     """The engine answer stored by `answer_to_json`."""
-    value = json.loads(text)
-    if "move" in value:
-        return dominion.Move(*value["move"])
-    return tuple(value["items"])
+    return dominion.answer_from_data(json.loads(text))
 
 
 def config_to_json(config: dominion.Config) -> str:

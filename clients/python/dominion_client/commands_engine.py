@@ -42,7 +42,25 @@ def register(sub) -> None:
     p.add_argument("--json", action="store_true",
                    help="print one JSON object (games, seed, wins, ties, errors, "
                         "games_per_second, bots, results, ...)")
+    p.add_argument("--records", metavar="FILE.jsonl", default=None,
+                   help="write each game's record (engine version, config with its seed, "
+                        "answers, bots, result) as one JSON line, as the games finish; "
+                        "`dominion replay FILE.jsonl:N` shows game N")
     p.set_defaults(run=run_simulate)
+
+    p = sub.add_parser(
+        "replay", help="show a recorded game's log in words",
+        description="Replay a game from a records file (`dominion simulate --records`) and "
+                    "print its log in Dominion Online's words as one seat saw it, or as a "
+                    "spectator did, or as JSON events; then the scores.")
+    p.add_argument("record", metavar="FILE.jsonl[:LINE]",
+                   help="a records file, and the line of the game (from 1; default: 1)")
+    p.add_argument("--seat", type=int, default=None,
+                   help="show the game as this seat saw it (default: as a spectator)")
+    p.add_argument("--json", action="store_true",
+                   help="print one JSON object per event (kind, player, cards, hidden, detail, "
+                        "text)")
+    p.set_defaults(run=run_replay)
 
     p = sub.add_parser(
         "tournament", help="play every pair of bots and print a table of win rates",
@@ -151,7 +169,19 @@ def _pct(x: float) -> str:
 
 def run_simulate(args) -> int:
     from dominion.simulate import simulate
-    summary = _run(simulate, args)
+    if args.records is None:
+        summary = _run(simulate, args)
+    else:
+        try:
+            out = open(args.records, "w", encoding="utf-8")
+        except OSError as exc:
+            print(f"dominion: cannot write {args.records}: {exc.strerror}", file=sys.stderr)
+            return 2
+        with out:
+            def write(line: dict) -> None:
+                out.write(json.dumps(line, separators=(",", ":")) + "\n")
+                out.flush()   # a record is on disk as soon as its game is finished
+            summary = _run(simulate, args, on_record=write)
     if summary is None:
         return 2
     if args.json:
@@ -198,6 +228,51 @@ def run_tournament(args) -> int:
     errors = sum(m["errors"] for m in result["matches"])
     print(f"errors: {errors}, {result['games_per_second']:.0f} games/s")
     return 1 if errors else 0
+
+
+def run_replay(args) -> int:
+    """Print a recorded game's log (see the ``replay`` command)."""
+    path, _, line_text = args.record.rpartition(":")
+    if not path or not line_text.isdigit():
+        path, line_text = args.record, "1"
+    number = int(line_text)
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = next((t for i, t in enumerate(f, 1) if i == number), None)
+    except OSError as exc:
+        print(f"dominion replay: cannot read {path}: {exc.strerror}", file=sys.stderr)
+        return 2
+    if text is None or number < 1:
+        print(f"dominion replay: {path} has no line {number}", file=sys.stderr)
+        return 2
+    try:
+        data = json.loads(text)
+        state = dominion.replay(dominion.record_from_data(data))
+        names = state.config.players
+        if args.seat is not None and not 0 <= args.seat < len(names):
+            raise dominion.InvalidConfigError(f"--seat must be 0 to {len(names) - 1}")
+    except json.JSONDecodeError:
+        print(f"dominion replay: line {number} of {path} is not JSON", file=sys.stderr)
+        return 2
+    except dominion.DominionError as exc:
+        print(f"dominion replay: {exc}", file=sys.stderr)
+        return 2
+    for event in dominion.view(state, args.seat, log_from=0).log:
+        line = dominion.render(event, names)
+        if args.json:
+            hidden = not event.cards and event.seen_by is not None
+            print(json.dumps({"kind": event.kind, "player": event.player,
+                              "cards": list(event.cards),
+                              "hidden": event.detail if hidden else 0,
+                              "detail": None if hidden else event.detail, "text": line}))
+        else:
+            print(line)
+    if not args.json:
+        scores = dominion.score(state)
+        print("Scores: " + ", ".join(f"{n} {v}" for n, v in zip(names, scores)) + "; winner"
+              + ("s" if len(dominion.winners(state)) > 1 else "") + ": "
+              + ", ".join(names[w] for w in dominion.winners(state)))
+    return 0
 
 
 def card_rows() -> list:

@@ -1,0 +1,66 @@
+"""Game records out of a simulation, and `dominion replay` showing any of them in words."""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import dominion
+from dominion.simulate import simulate
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def cli(*args):
+    return subprocess.run([sys.executable, "-m", "dominion_client.cli", *args],
+                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+
+
+def test_every_game_of_a_simulation_comes_out_as_a_record_that_replays_to_its_result():
+    lines = []
+    summary = simulate(["big-money", "smithy-big-money"], 6, seed=4, workers=1,
+                       on_record=lines.append)
+    assert [line["index"] for line in lines] == list(range(6))
+    assert all("record" not in r for r in summary["results"])   # not kept in memory
+    for line in lines:
+        assert line["engine_version"] == dominion.ENGINE_VERSION
+        state = dominion.replay(dominion.record_from_data(json.loads(json.dumps(line))))
+        assert list(dominion.score(state)) == line["scores"]
+        assert state.config.seed == line["seed"]
+
+
+def test_simulate_writes_records_and_replay_shows_a_game_for_a_seat_or_a_spectator(tmp_path):
+    records = tmp_path / "games.jsonl"
+    run = cli("simulate", "--games", "4", "--bots", "big-money,random", "--seed", "9",
+              "--workers", "2", "--records", str(records))
+    assert run.returncode == 0, run.stderr
+    lines = records.read_text().splitlines()
+    assert len(lines) == 4
+    game = json.loads(lines[1])
+    names = game["config"]["players"]
+    seat = cli("replay", f"{records}:2", "--seat", "0")
+    assert seat.returncode == 0, seat.stderr
+    text = seat.stdout.splitlines()
+    assert f"Turn 1 - {names[game['config']['first_player']]}" in text
+    assert text[-2] == "The game is over." and text[-1].startswith("Scores: ")
+    own = [t for t in text if t.startswith(f"{names[0]} draws ")]
+    other = [t for t in text if t.startswith(f"{names[1]} draws ")]
+    assert any("Copper" in t or "Estate" in t for t in own)
+    assert other and all(t.endswith(" cards.") or t.endswith(" a card.") for t in other)
+    spectator = cli("replay", f"{records}:2").stdout
+    assert "Copper" not in "".join(t for t in spectator.splitlines() if " draws " in t)
+    events = [json.loads(t) for t in cli("replay", f"{records}:2", "--json").stdout.splitlines()]
+    assert events[-1]["kind"] == "game_over" and all("text" in e for e in events)
+
+
+def test_replay_refuses_a_record_of_another_engine_version_and_a_missing_line(tmp_path):
+    records = tmp_path / "games.jsonl"
+    simulate(["big-money", "random"], 2, seed=1, workers=1,
+             on_record=lambda line: records.open("a").write(json.dumps(line) + "\n"))
+    first = json.loads(records.read_text().splitlines()[0])
+    first["engine_version"] = "0-older"
+    old = tmp_path / "old.jsonl"
+    old.write_text(json.dumps(first) + "\n")
+    refused = cli("replay", str(old))
+    assert refused.returncode == 2 and "engine version '0-older'" in refused.stderr
+    missing = cli("replay", f"{records}:9")
+    assert missing.returncode == 2 and "no line 9" in missing.stderr
