@@ -22,7 +22,7 @@ from typing import Callable, Optional
 
 from . import game as _game
 from . import rng
-from .bots import RandomBot, make_bot, strategy
+from .bots import bot_kingdom_cards, bot_label, make_bot
 from .errors import DominionError
 from .kingdoms import KINGDOM_SIZE, RECOMMENDED
 
@@ -66,7 +66,7 @@ def labels_for(bots) -> tuple:
     """Distinct names for the bots: a repeated name gets ``#2``, ``#3``..."""
     out, seen = [], {}
     for b in bots:
-        base = strategy(b).name if b != RandomBot.name else b
+        base = bot_label(b)
         seen[base] = seen.get(base, 0) + 1
         out.append(base if seen[base] == 1 else f"{base}#{seen[base]}")
     return tuple(out)
@@ -77,8 +77,7 @@ def default_kingdom(bots) -> object:
     or play put in first (so "witch-big-money" gets its Witch), filled up from First Game."""
     wanted = []
     for b in bots:
-        if b != RandomBot.name:
-            wanted.extend(c for c in strategy(b).kingdom_cards if c not in wanted)
+        wanted.extend(c for c in bot_kingdom_cards(b) if c not in wanted)
     first_game = RECOMMENDED[DEFAULT_KINGDOM][1]
     if all(c in first_game for c in wanted):
         return DEFAULT_KINGDOM
@@ -250,16 +249,23 @@ def game_record_line(result: dict) -> dict:
 
 def tournament(bots, games: int, kingdom=None, sets=None, seed: Optional[int] = None,
                workers: Optional[int] = None, progress=None) -> dict:
-    """Every pair of ``bots`` plays ``games`` 2-player games (same seed for every pair, so each
-    pair meets the same shuffles). Returns per pair the summary's statistics and a table of
-    win rates: ``table[a][b]`` is a's win rate against b."""
+    """Every pair of ``bots`` plays ``games`` 2-player games (same seed and, unless asked
+    otherwise, the same Kingdom for every pair: `default_kingdom` of all the bots, so each pair
+    meets the same shuffles on the same cards). Bots are shown by unique readable labels
+    (`labels_for`). Returns per pair the summary's statistics, and tables of win and tie rates:
+    ``table[a][b]`` is a's win rate against b, ``ties[a][b]`` the share of shared wins."""
     bots = tuple(dict.fromkeys(bots))
     if len(bots) < 2:
         raise SimulationError("a tournament needs at least 2 different bots")
     if seed is None:
         seed = int.from_bytes(os.urandom(8), "little")
+    if kingdom is None:
+        kingdom = default_kingdom(bots)
+    labels = labels_for(bots)
+    label_of = dict(zip(bots, labels))
     pairs = [(a, b) for i, a in enumerate(bots) for b in bots[i + 1:]]
-    table = {a: {} for a in bots}
+    table = {label: {} for label in labels}
+    ties = {label: {} for label in labels}
     matches = []
     started = time.perf_counter()
     for k, (a, b) in enumerate(pairs):
@@ -270,14 +276,19 @@ def tournament(bots, games: int, kingdom=None, sets=None, seed: Optional[int] = 
                 progress(done + n, games * len(pairs))
         summary = simulate((a, b), games, kingdom, sets, seed, workers, report)
         sa, sb = summary["bots"]
-        table[a][b] = sa["win_rate"]
-        table[b][a] = sb["win_rate"]
-        matches.append({"bots": [a, b], "kingdom": summary["kingdom"], "games": summary["games"],
-                        "ties": summary["ties"], "errors": summary["errors"],
-                        "failed": summary["failed"], "stats": summary["bots"]})
+        la, lb = label_of[a], label_of[b]
+        table[la][lb] = sa["win_rate"]
+        table[lb][la] = sb["win_rate"]
+        played = sa["games"]
+        ties[la][lb] = ties[lb][la] = summary["ties"] / played if played else 0.0
+        matches.append({"bots": [la, lb], "kingdom": summary["kingdom"],
+                        "games": summary["games"], "ties": summary["ties"],
+                        "errors": summary["errors"], "failed": summary["failed"],
+                        "stats": [dict(sa, bot=la), dict(sb, bot=lb)]})
     seconds = time.perf_counter() - started
     total = games * len(pairs)
-    overall = {a: sum(table[a].values()) / len(table[a]) for a in bots}
-    return {"bots": list(bots), "games_per_pair": games, "seed": seed, "matches": matches,
-            "table": table, "average_win_rate": overall, "games": total,
-            "games_per_second": total / seconds if seconds > 0 else 0.0}
+    overall = {a: sum(table[a].values()) / len(table[a]) for a in labels}
+    return {"bots": list(labels), "specs": list(bots), "games_per_pair": games, "seed": seed,
+            "kingdom": kingdom if isinstance(kingdom, str) else list(kingdom),
+            "matches": matches, "table": table, "ties": ties, "average_win_rate": overall,
+            "games": total, "games_per_second": total / seconds if seconds > 0 else 0.0}

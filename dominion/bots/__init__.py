@@ -13,7 +13,13 @@ counts stay at the starting deck.
 
 Bots: ``random`` (uniformly random legal answers, a fuzzer for the rules) and the strategies in
 ``dominion/bots/strategies/*.toml`` (``big-money``, ``big-money-ultimate``, ``smithy-big-money``,
-...). ``make_bot`` also takes the path of a strategy file (``my-strategy.toml``).
+...). ``make_bot`` also takes the path of a strategy file (``my-strategy.toml``) and a Python
+class as ``package.module:Class``: the one resolver behind every command that takes a bot.
+
+A bot class of your own: ``Class(seed)`` makes one bot for one seat of one game (the seed is
+its own, for any randomness); ``answer(decision, view)`` returns the answer; an attribute
+``log_from`` (the first log index it has not read, None to read no log) is optional, and so is
+a class attribute ``kingdom_cards`` (the Kingdom cards it wants in the default Kingdom).
 """
 from __future__ import annotations
 
@@ -67,6 +73,53 @@ def is_strategy_path(name: str) -> bool:
     return name.endswith(".toml") or "/" in name or "\\" in name
 
 
+def is_class_spec(name: str) -> bool:
+    """``package.module:Class``: a bot class to import."""
+    module, colon, attr = name.partition(":")
+    return bool(colon and module and attr.isidentifier() and not is_strategy_path(name)
+                and all(part.isidentifier() for part in module.split(".")))
+
+
+def bot_class(spec: str):
+    """The bot class named ``package.module:Class``, imported from the Python path and the
+    current folder; ValueError saying what is wrong."""
+    import importlib
+    import os
+    import sys
+    module_name, _, attr = spec.partition(":")
+    if os.getcwd() not in sys.path and "" not in sys.path:
+        sys.path.insert(0, os.getcwd())  # as `python -m` and uvicorn do: the current folder
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise ValueError(f"bot {spec!r}: cannot import {module_name!r} ({exc})") from None
+    cls = getattr(module, attr, None)
+    if cls is None or not callable(cls):
+        raise ValueError(f"bot {spec!r}: {module_name!r} has no class {attr!r}")
+    if not callable(getattr(cls, "answer", None)):
+        raise ValueError(f"bot {spec!r}: {attr} has no answer(decision, view) method")
+    return cls
+
+
+def bot_label(spec: str) -> str:
+    """A readable name for a bot: a built-in's name, a strategy file's ``name``, a class's
+    name."""
+    if spec == RandomBot.name:
+        return spec
+    if is_class_spec(spec):
+        return getattr(bot_class(spec), "name", None) or spec.rpartition(":")[2]
+    return strategy(spec).name
+
+
+def bot_kingdom_cards(spec: str) -> tuple:
+    """The Kingdom cards a bot buys or plays, for the default Kingdom (none for ``random``)."""
+    if spec == RandomBot.name:
+        return ()
+    if is_class_spec(spec):
+        return tuple(getattr(bot_class(spec), "kingdom_cards", ()))
+    return tuple(strategy(spec).kingdom_cards)
+
+
 @lru_cache(maxsize=None)
 def strategy(name: str) -> Strategy:
     """A built-in strategy by name, or a strategy file by path (parsed once per process)."""
@@ -80,12 +133,22 @@ def strategy(name: str) -> Strategy:
 
 
 def make_bot(name: str, seed: int = 0):
-    """A new bot by name (see `bot_names`) or strategy file path; raises ValueError naming the
-    bots there are (`StrategyError`, a ValueError, for a bad strategy file)."""
+    """A new bot: a built-in by name (see `bot_names`), a strategy file path, or a Python
+    class ``package.module:Class``; raises ValueError saying what is wrong (`StrategyError`,
+    a ValueError, for a bad strategy file)."""
     if name == RandomBot.name:
         return RandomBot(seed)
+    if is_class_spec(name):
+        bot = bot_class(name)(seed)
+        if not hasattr(bot, "log_from"):
+            try:
+                bot.log_from = None   # the protocol's default: it reads no log
+            except AttributeError:
+                raise ValueError(f"bot {name!r}: give it a log_from attribute (None: it reads "
+                                 "no log)") from None
+        return bot
     return StrategyBot(strategy(name), seed)
 
 
-__all__ = ["make_bot", "bot_names", "builtin_strategies", "strategy", "RandomBot", "Player",
+__all__ = ["make_bot", "bot_names", "bot_label", "bot_kingdom_cards", "bot_class", "builtin_strategies", "strategy", "RandomBot", "Player",
            "Strategy", "StrategyBot", "StrategyError", "load_strategy", "parse_strategy"]

@@ -76,6 +76,16 @@ def register(sub) -> None:
     p.set_defaults(run=run_tournament)
 
 
+def bot_arg(text: str) -> str:
+    """One bot: a built-in name, a strategy file or ``package.module:Class`` (the one resolver,
+    `dominion.bots.make_bot`, checks it now, so a wrong name fails before any game)."""
+    try:
+        dominion.bots.make_bot(text.strip())
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text.strip()
+
+
 def _bot_list(text: str) -> list:
     bots = [b.strip() for b in text.split(",") if b.strip()]
     for b in bots:
@@ -217,14 +227,20 @@ def run_tournament(args) -> int:
         print(json.dumps(result))
         return 0
     bots = result["bots"]
-    table = result["table"]
-    width = max(len(b) for b in bots) + 2
-    print(f"{result['games_per_pair']} games per pair, seed {result['seed']}; "
-          "row's win rate against column")
-    print(" " * width + "".join(f"{b[:10]:>11}" for b in bots) + f"{'average':>11}")
-    for a in bots:
-        cells = "".join(f"{'-':>11}" if a == b else f"{_pct(table[a][b]):>11}" for b in bots)
-        print(f"{a:<{width}}{cells}{_pct(result['average_win_rate'][a]):>11}")
+    table, ties = result["table"], result["ties"]
+    kingdom = result["kingdom"]
+    print(f"{result['games_per_pair']} games per pair, seed {result['seed']}, Kingdom: "
+          f"{kingdom if isinstance(kingdom, str) else ', '.join(kingdom)}")
+    print("row's wins / shared wins against column (the bots are numbered below)")
+    width = len(str(len(bots))) + 2
+    print(" " * width + "".join(f"{i:>14}" for i in range(1, len(bots) + 1)) + f"{'average':>10}")
+    for i, a in enumerate(bots, 1):
+        cells = "".join(f"{'-':>14}" if a == b else
+                        f"{_pct(table[a][b]).strip():>7}/{_pct(ties[a][b]).strip():>6}"
+                        for b in bots)
+        print(f"{i:<{width}}{cells}{_pct(result['average_win_rate'][a]):>10}")
+    for i, a in enumerate(bots, 1):
+        print(f"  {i}: {a}")
     errors = sum(m["errors"] for m in result["matches"])
     print(f"errors: {errors}, {result['games_per_second']:.0f} games/s")
     return 1 if errors else 0

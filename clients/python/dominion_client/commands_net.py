@@ -13,7 +13,7 @@ import dominion.bots
 def register(sub) -> None:
     from dominion_service import ServiceOptions
 
-    from .commands_engine import seed_arg
+    from .commands_engine import _bot_list, bot_arg, seed_arg
 
     p = sub.add_parser(
         "serve", help="run the gRPC game server",
@@ -51,8 +51,10 @@ def register(sub) -> None:
     p.add_argument("--server", required=True, metavar="HOST:PORT", help="the server's address")
     p.add_argument("--game", required=True, metavar="ID", help="the game id (from CreateGame)")
     p.add_argument("--token", required=True, metavar="T", help="the seat's secret token")
-    p.add_argument("--bot", default="big-money", choices=dominion.bots.bot_names(),
-                   help="the bot that plays (default: big-money)")
+    p.add_argument("--bot", default="big-money", type=bot_arg,
+                   help="the bot that plays: a built-in name, a strategy file (.toml) or a "
+                        "Python class package.module:Class (default: big-money; built-ins: "
+                        f"{', '.join(dominion.bots.bot_names())})")
     p.add_argument("--seed", type=seed_arg, default=0, help="the bot's own random seed")
     p.add_argument("--connect-timeout", type=float, default=5.0, metavar="S",
                    help="give up when no server answers at --server within S seconds "
@@ -63,9 +65,10 @@ def register(sub) -> None:
         "play", help="play a game in the terminal against built-in bots",
         description="Start a local game server and play one game in the terminal against "
                     "built-in bots over gRPC. Answer each question by number or by name.")
-    p.add_argument("--bots", default="big-money", metavar="NAME,...",
-                   help="the opponents, comma-separated, one seat each (default: big-money; "
-                        f"bots: {', '.join(dominion.bots.bot_names())})")
+    p.add_argument("--bots", default="big-money", metavar="BOT,...", type=_bot_list,
+                   help="the opponents, comma-separated, one seat each: built-in names, "
+                        "strategy files (.toml) or Python classes package.module:Class "
+                        f"(default: big-money; built-ins: {', '.join(dominion.bots.bot_names())})")
     p.add_argument("--kingdom", default=None,
                    help="a recommended Kingdom's name, 10 comma-separated card names, or "
                         "'random' (default: First Game)")
@@ -150,24 +153,41 @@ def run_bot(args) -> int:
 
 
 def run_play(args) -> int:
+    """A terminal game against bots on an in-process server: built-in bots play on the server,
+    strategy files and Python classes in threads of this process, each through its own seat."""
+    import threading
+
+    from dominion.simulate import SimulationError, default_kingdom
+
+    from .botrunner import play_seat
     from .client import connect
     from .local import LocalServer
     from .terminal import TerminalGame
 
-    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
-    unknown = [b for b in bots if b not in dominion.bots.bot_names()]
-    if unknown or not bots:
-        print(f"dominion play: unknown bots {unknown}; bots: "
-              f"{', '.join(dominion.bots.bot_names())}", file=sys.stderr)
+    bots = args.bots
+    builtin = set(dominion.bots.bot_names())
+    labels = [dominion.bots.bot_label(b) for b in bots]
+    names = [args.name] + [f"{label} {i}" for i, label in enumerate(labels, 1)]
+    try:
+        kingdom = args.kingdom if args.kingdom is not None else default_kingdom([*bots])
+    except SimulationError as e:
+        print(f"dominion play: {e}", file=sys.stderr)
         return 2
-    names = [args.name] + [f"{b} {i}" for i, b in enumerate(bots, 1)]
+    if isinstance(kingdom, tuple):
+        kingdom = list(kingdom)
     with LocalServer() as server, connect(server.target) as client:
         try:
-            game = client.create_game(names, bots={i: b for i, b in enumerate(bots, 1)},
-                                      kingdom=args.kingdom, seed=args.seed)
+            game = client.create_game(
+                names, bots={i: b for i, b in enumerate(bots, 1) if b in builtin},
+                kingdom=kingdom, seed=args.seed)
         except grpc.RpcError as e:
             print(f"dominion play: {e.details()}", file=sys.stderr)
             return 2
+        for i, b in enumerate(bots, 1):
+            if b not in builtin:  # played here, over the network like any client
+                bot = dominion.bots.make_bot(b, i)
+                seat = client.seat(game.game_id, game.tokens[i])
+                threading.Thread(target=play_seat, args=(seat, bot), daemon=True).start()
         try:
             TerminalGame(client.seat(game.game_id, game.tokens[0])).run()
         except EOFError:
