@@ -13,9 +13,11 @@ which also makes comparisons sharper than independent games would).
 """
 from __future__ import annotations
 
+import collections
 import math
 import multiprocessing
 import os
+import signal
 import time
 from dataclasses import dataclass
 from typing import Callable, Optional
@@ -140,53 +142,83 @@ def wilson(successes: int, trials: int, z: float = 1.959964) -> tuple:
     return (max(0.0, center - half), min(1.0, center + half))
 
 
-def summarize(setup: Setup, results: list, seconds: float) -> dict:
-    """The report: totals, per-bot statistics and the games."""
-    played = [r for r in results if "error" not in r]
+MAX_FAILED = 100   # games with an error listed in a summary (all are counted)
+
+
+class Tally:
+    """The statistics of a simulation, folded in game by game: memory stays the same for any
+    number of games (per-game results are kept only when asked)."""
+
+    def __init__(self, labels: tuple, keep_results: bool):
+        self.labels = labels
+        self.stats = {label: [0, 0, 0, 0] for label in labels}  # wins, ties, score, turns
+        self.played = self.ties = self.errors = 0
+        self.failed = []
+        self.results = [] if keep_results else None
+
+    def add(self, r: dict) -> None:
+        if self.results is not None:
+            self.results.append(r)
+        if "error" in r:
+            self.errors += 1
+            if len(self.failed) < MAX_FAILED:
+                self.failed.append({"index": r["index"], "seed": r["seed"], "error": r["error"]})
+            return
+        self.played += 1
+        shared = len(r["winners"]) > 1
+        self.ties += shared
+        for seat, label in enumerate(r["bots"]):
+            st = self.stats[label]
+            st[2] += r["scores"][seat]
+            st[3] += r["turns_taken"][seat]
+            if label in r["winners"]:
+                st[1 if shared else 0] += 1
+
+    @property
+    def games(self) -> int:
+        return self.played + self.errors
+
+
+def summarize(setup: Setup, tally: Tally, seconds: float, interrupted: bool = False) -> dict:
+    """The report: totals, per-bot statistics, and the games when they were kept."""
+    n = tally.played
     per_bot = []
     for label in setup.labels:
-        wins = ties = 0
-        score_sum = turn_sum = 0
-        for r in played:
-            seat = r["bots"].index(label)
-            score_sum += r["scores"][seat]
-            turn_sum += r["turns_taken"][seat]
-            if label in r["winners"]:
-                if len(r["winners"]) == 1:
-                    wins += 1
-                else:
-                    ties += 1
-        n = len(played)
+        wins, ties, score_sum, turn_sum = tally.stats[label]
         lo, hi = wilson(wins, n)
         per_bot.append({"bot": label, "games": n, "wins": wins, "ties": ties,
                         "win_rate": wins / n if n else 0.0, "ci95": [lo, hi],
                         "avg_score": score_sum / n if n else 0.0,
                         "avg_turns": turn_sum / n if n else 0.0})
-    failed = [{"index": r["index"], "seed": r["seed"], "error": r["error"]}
-              for r in results if "error" in r]
     kingdom = setup.kingdom if isinstance(setup.kingdom, str) else list(setup.kingdom)
-    return {
-        "games": len(results), "seed": setup.seed, "bots": per_bot,
-        "wins": {b["bot"]: b["wins"] for b in per_bot},
-        "ties": sum(1 for r in played if len(r["winners"]) > 1),
-        "errors": len(failed), "failed": failed,
-        "games_per_second": len(results) / seconds if seconds > 0 else 0.0,
+    summary = {
+        "games": tally.games, "seed": setup.seed, "bots": per_bot,
+        "wins": {b["bot"]: b["wins"] for b in per_bot}, "ties": tally.ties,
+        "errors": tally.errors, "failed": tally.failed,
+        "games_per_second": tally.games / seconds if seconds > 0 else 0.0,
         "seconds": seconds, "kingdom": kingdom,
-        "sets": list(setup.sets) if setup.sets else None,
-        "results": results,
+        "sets": list(setup.sets) if setup.sets else None, "interrupted": interrupted,
     }
+    if tally.results is not None:
+        summary["results"] = tally.results
+    return summary
 
 
 def simulate(bots, games: int, kingdom=None, sets=None, seed: Optional[int] = None,
              workers: Optional[int] = None,
              progress: Optional[Callable[[int, int], None]] = None,
-             on_record: Optional[Callable[[dict], None]] = None) -> dict:
-    """Play ``games`` games between ``bots`` (names or strategy file paths, 2 to 6) and return
-    the summary (see `summarize`). ``kingdom``: a preset, ``"random"`` (drawn per game group
-    from ``sets``), 10 names, or None for `default_kingdom`. ``workers``: processes (default:
-    every core). ``progress(done, total)`` is called as games finish. ``on_record(line)`` is
-    called with each game's record, in game order as the games finish (`game_record_line`):
-    it is not kept in the summary."""
+             on_record: Optional[Callable[[dict], None]] = None,
+             on_result: Optional[Callable[[dict], None]] = None,
+             keep_results: bool = True) -> dict:
+    """Play ``games`` games between ``bots`` (names, strategy file paths or
+    ``package.module:Class``, 2 to 6) and return the summary (see `summarize`). ``kingdom``: a
+    preset, ``"random"`` (drawn per game group from ``sets``), 10 names, or None for
+    `default_kingdom`. ``workers``: processes (default: every core). ``progress(done, total)``
+    is called as games finish; ``on_result(result)`` with each game's result and
+    ``on_record(line)`` with its record (`game_record_line`), in game order. Games are handed
+    to the workers a few at a time, and only the statistics are kept unless ``keep_results``,
+    so memory stays the same for any number of games. Ctrl-C (KeyboardInterrupt) stops the
+    workers; the summary of the games finished so far comes back with ``interrupted``."""
     bots = tuple(bots)
     if not 2 <= len(bots) <= 6:
         raise SimulationError(f"a game needs 2 to 6 bots, not {len(bots)}")
@@ -204,32 +236,54 @@ def simulate(bots, games: int, kingdom=None, sets=None, seed: Optional[int] = No
     _game.make_config(len(bots), kingdom, sets, seed)  # a bad Kingdom or set fails here
     setup = Setup(bots, labels_for(bots), kingdom if isinstance(kingdom, str) else tuple(kingdom),
                   sets, seed, on_record is not None)
+    tally = Tally(setup.labels, keep_results)
 
     def collect(part):
         for result in part:
             if on_record is not None:
                 on_record(game_record_line(result))
-            results.append(result)
+            if on_result is not None:
+                on_result(result)
+            tally.add(result)
+        if progress:
+            progress(tally.games, games)
+
     workers = max(1, min(workers or os.cpu_count() or 1, games))
     started = time.perf_counter()
-    results = []
+    interrupted = False
     if workers == 1:
         chunk = max(1, min(20, games // 50 or 1))
-        for start in range(0, games, chunk):
-            collect(_play_range((setup, start, min(games, start + chunk))))
-            if progress:
-                progress(len(results), games)
+        try:
+            for start in range(0, games, chunk):
+                collect(_play_range((setup, start, min(games, start + chunk))))
+        except KeyboardInterrupt:
+            interrupted = True
     else:
         chunk = max(1, min(50, games // (workers * 8) or 1))
-        tasks = [(setup, s, min(games, s + chunk)) for s in range(0, games, chunk)]
         methods = multiprocessing.get_all_start_methods()
         ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
-        with ctx.Pool(workers) as pool:
-            for part in pool.imap(_play_range, tasks):
-                collect(part)
-                if progress:
-                    progress(len(results), games)
-    return summarize(setup, results, time.perf_counter() - started)
+        pool = ctx.Pool(workers, initializer=_ignore_interrupts)
+        pending = collections.deque()
+        try:
+            for start in range(0, games, chunk):  # lazily: a few chunks in flight at a time
+                pending.append(pool.apply_async(_play_range,
+                                                ((setup, start, min(games, start + chunk)),)))
+                if len(pending) >= 4 * workers:
+                    collect(pending.popleft().get())
+            while pending:
+                collect(pending.popleft().get())
+            pool.close()
+        except KeyboardInterrupt:
+            interrupted = True
+            pool.terminate()
+        finally:
+            pool.join()
+    return summarize(setup, tally, time.perf_counter() - started, interrupted)
+
+
+def _ignore_interrupts() -> None:
+    """Workers leave Ctrl-C to the parent, which stops them and reports what finished."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def game_record_line(result: dict) -> dict:

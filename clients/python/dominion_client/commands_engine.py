@@ -46,6 +46,9 @@ def register(sub) -> None:
                    help="write each game's record (engine version, config with its seed, "
                         "answers, bots, result) as one JSON line, as the games finish; "
                         "`dominion replay FILE.jsonl:N` shows game N")
+    p.add_argument("--csv", metavar="FILE.csv", default=None,
+                   help="write one row per game as the games finish: index, seed, Kingdom, "
+                        "bots by seat, scores, winners, turns, error")
     p.set_defaults(run=run_simulate)
 
     p = sub.add_parser(
@@ -142,6 +145,16 @@ def run_kingdoms(args) -> int:
     return 0
 
 
+def format_duration(seconds: float) -> str:
+    """"42 s", "3 min 5 s", "2 h 10 min": an estimate to read at a glance."""
+    seconds = int(seconds + 0.5)
+    if seconds < 60:
+        return f"{seconds} s"
+    if seconds < 3600:
+        return f"{seconds // 60} min {seconds % 60} s"
+    return f"{seconds // 3600} h {seconds % 3600 // 60} min"
+
+
 class Progress:
     """A progress bar on stderr, drawn only on a terminal."""
 
@@ -155,8 +168,9 @@ class Progress:
         width = 30
         filled = width * done // total
         rate = done / max(1e-9, time.perf_counter() - self.started)
+        eta = (total - done) / rate if rate > 0 else 0
         sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games, "
-                         f"{rate:.0f}/s ")
+                         f"{rate:.0f}/s, {format_duration(eta)} left ")
         if done == total:
             sys.stderr.write("\r" + " " * (width + 40) + "\r")
         sys.stderr.flush()
@@ -177,29 +191,58 @@ def _pct(x: float) -> str:
     return f"{100 * x:5.1f}%"
 
 
+CSV_COLUMNS = ("index", "seed", "kingdom", "bots", "scores", "winners", "turns", "error")
+
+
 def run_simulate(args) -> int:
+    """Simulate; per-game output goes to --records (JSON lines) and --csv as games finish, so
+    that only the statistics stay in memory (all results are kept only for --json)."""
+    import contextlib
+    import csv
+
     from dominion.simulate import simulate
-    if args.records is None:
-        summary = _run(simulate, args)
-    else:
+    with contextlib.ExitStack() as files:
+        hooks = {}
         try:
-            out = open(args.records, "w", encoding="utf-8")
+            if args.records is not None:
+                records = files.enter_context(open(args.records, "w", encoding="utf-8"))
+
+                def write_record(line: dict) -> None:
+                    records.write(json.dumps(line, separators=(",", ":")) + "\n")
+                    records.flush()   # a record is on disk as soon as its game is finished
+                hooks["on_record"] = write_record
+            if args.csv is not None:
+                rows = csv.writer(files.enter_context(open(args.csv, "w", newline="",
+                                                           encoding="utf-8")))
+                rows.writerow(CSV_COLUMNS)
+
+                def write_row(r: dict) -> None:
+                    rows.writerow([r["index"], r["seed"], " | ".join(r.get("kingdom", ())),
+                                   " | ".join(r["bots"]),
+                                   " ".join(map(str, r.get("scores", ()))),
+                                   " | ".join(r.get("winners", ())), r.get("turns", ""),
+                                   r.get("error", "")])
+                hooks["on_result"] = write_row
         except OSError as exc:
-            print(f"dominion: cannot write {args.records}: {exc.strerror}", file=sys.stderr)
+            print(f"dominion: cannot write {exc.filename}: {exc.strerror}", file=sys.stderr)
             return 2
-        with out:
-            def write(line: dict) -> None:
-                out.write(json.dumps(line, separators=(",", ":")) + "\n")
-                out.flush()   # a record is on disk as soon as its game is finished
-            summary = _run(simulate, args, on_record=write)
+        summary = _run(simulate, args, keep_results=args.json, **hooks)
     if summary is None:
         return 2
     if args.json:
         print(json.dumps(summary))
-        return 0
+        return 130 if summary["interrupted"] else 0
     kingdom = summary["kingdom"]
-    kingdom = kingdom if isinstance(kingdom, str) else ", ".join(kingdom)
-    print(f"{summary['games']} games, seed {summary['seed']}, Kingdom: {kingdom}")
+    if kingdom == "random":
+        sets = ", ".join(summary["sets"] or dominion.SETS)
+        kingdom = f"random, drawn for each group of games from {sets} (see --records, --csv)"
+    elif not isinstance(kingdom, str):
+        kingdom = ", ".join(kingdom)
+    else:
+        kingdom = f"{kingdom} ({', '.join(dominion.RECOMMENDED[kingdom][1])})" \
+            if kingdom in dominion.RECOMMENDED else kingdom
+    stopped = " (interrupted: the games finished so far)" if summary["interrupted"] else ""
+    print(f"{summary['games']} games{stopped}, seed {summary['seed']}, Kingdom: {kingdom}")
     width = max(len(b["bot"]) for b in summary["bots"]) + 2
     print(f"{'bot':<{width}} {'wins':>6} {'win rate':>8}  {'95% CI':<15} {'ties':>5} "
           f"{'avg score':>9} {'avg turns':>9}")
@@ -212,6 +255,8 @@ def run_simulate(args) -> int:
           f"{summary['games_per_second']:.0f} games/s")
     for f in summary["failed"][:10]:
         print(f"  game {f['index']} (seed {f['seed']}): {f['error']}")
+    if summary["interrupted"]:
+        return 130
     return 1 if summary["errors"] else 0
 
 
