@@ -143,6 +143,7 @@ def wilson(successes: int, trials: int, z: float = 1.959964) -> tuple:
 
 
 MAX_FAILED = 100   # games with an error listed in a summary (all are counted)
+IN_FLIGHT = 64     # chunks of games handed to an executor (a cluster) at a time
 
 
 class Tally:
@@ -209,7 +210,7 @@ def simulate(bots, games: int, kingdom=None, sets=None, seed: Optional[int] = No
              progress: Optional[Callable[[int, int], None]] = None,
              on_record: Optional[Callable[[dict], None]] = None,
              on_result: Optional[Callable[[dict], None]] = None,
-             keep_results: bool = True) -> dict:
+             keep_results: bool = True, executor=None) -> dict:
     """Play ``games`` games between ``bots`` (names, strategy file paths or
     ``package.module:Class``, 2 to 6) and return the summary (see `summarize`). ``kingdom``: a
     preset, ``"random"`` (drawn per game group from ``sets``), 10 names, or None for
@@ -218,7 +219,12 @@ def simulate(bots, games: int, kingdom=None, sets=None, seed: Optional[int] = No
     ``on_record(line)`` with its record (`game_record_line`), in game order. Games are handed
     to the workers a few at a time, and only the statistics are kept unless ``keep_results``,
     so memory stays the same for any number of games. Ctrl-C (KeyboardInterrupt) stops the
-    workers; the summary of the games finished so far comes back with ``interrupted``."""
+    workers; the summary of the games finished so far comes back with ``interrupted``.
+
+    ``executor``: play the games elsewhere: any object whose ``submit(fn, *args)`` returns a
+    future with ``result()`` (a ``concurrent.futures`` executor, or a Dask ``distributed.Client``
+    for a cluster of machines). Game ``i`` is a pure function of the setup and ``i``, so the
+    results are the same as a local run's, whatever the executor and its workers."""
     bots = tuple(bots)
     if not 2 <= len(bots) <= 6:
         raise SimulationError(f"a game needs 2 to 6 bots, not {len(bots)}")
@@ -251,7 +257,22 @@ def simulate(bots, games: int, kingdom=None, sets=None, seed: Optional[int] = No
     workers = max(1, min(workers or os.cpu_count() or 1, games))
     started = time.perf_counter()
     interrupted = False
-    if workers == 1:
+    if executor is not None:
+        chunk = max(1, min(50, games // 256 or 1))
+        pending = collections.deque()
+        try:
+            for start in range(0, games, chunk):  # lazily, at most IN_FLIGHT chunks out
+                pending.append(executor.submit(_play_range,
+                                               (setup, start, min(games, start + chunk))))
+                if len(pending) >= IN_FLIGHT:
+                    collect(pending.popleft().result())
+            while pending:
+                collect(pending.popleft().result())
+        except KeyboardInterrupt:
+            interrupted = True
+            for future in pending:
+                future.cancel()
+    elif workers == 1:
         chunk = max(1, min(20, games // 50 or 1))
         try:
             for start in range(0, games, chunk):

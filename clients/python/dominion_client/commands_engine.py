@@ -46,6 +46,10 @@ def register(sub) -> None:
                    help="write each game's record (engine version, config with its seed, "
                         "answers, bots, result) as one JSON line, as the games finish; "
                         "`dominion replay FILE.jsonl:N` shows game N")
+    p.add_argument("--cluster", metavar="ADDRESS", default=None,
+                   help="play the games on a Dask distributed cluster (its scheduler's "
+                        "address, e.g. tcp://10.0.0.5:8786; needs the [cluster] extra): the "
+                        "same seed gives the same results as a local run")
     p.add_argument("--csv", metavar="FILE.csv", default=None,
                    help="write one row per game as the games finish: index, seed, Kingdom, "
                         "bots by seat, scores, winners, turns, error")
@@ -226,6 +230,13 @@ def run_simulate(args) -> int:
         except OSError as exc:
             print(f"dominion: cannot write {exc.filename}: {exc.strerror}", file=sys.stderr)
             return 2
+        if args.cluster is not None:
+            try:
+                from .cluster import connect_cluster
+                hooks["executor"] = files.enter_context(connect_cluster(args.cluster))
+            except (ImportError, OSError) as exc:
+                print(f"dominion: {exc}", file=sys.stderr)
+                return 2
         summary = _run(simulate, args, keep_results=args.json, **hooks)
     if summary is None:
         return 2
