@@ -64,3 +64,16 @@ def test_replay_refuses_a_record_of_another_engine_version_and_a_missing_line(tm
     assert refused.returncode == 2 and "engine version '0-older'" in refused.stderr
     missing = cli("replay", f"{records}:9")
     assert missing.returncode == 2 and "no line 9" in missing.stderr
+
+
+def test_replay_plays_again_a_game_of_a_simulation_by_its_seed_and_index(tmp_path):
+    records = tmp_path / "g.jsonl"
+    assert cli("simulate", "--games", "5", "--bots", "big-money,smithy-big-money", "--seed",
+               "12", "--workers", "1", "--records", str(records)).returncode == 0
+    from_file = cli("replay", f"{records}:4", "--seat", "1")
+    by_index = cli("replay", "--index", "3", "--bots", "big-money,smithy-big-money", "--seed",
+                   "12", "--seat", "1")
+    assert by_index.returncode == 0, by_index.stderr
+    assert by_index.stdout == from_file.stdout and "Scores:" in by_index.stdout
+    refused = cli("replay", "--index", "3")
+    assert refused.returncode == 2 and "--bots and --seed" in refused.stderr

@@ -60,8 +60,17 @@ def register(sub) -> None:
         description="Replay a game from a records file (`dominion simulate --records`) and "
                     "print its log in Dominion Online's words as one seat saw it, or as a "
                     "spectator did, or as JSON events; then the scores.")
-    p.add_argument("record", metavar="FILE.jsonl[:LINE]",
+    p.add_argument("record", metavar="FILE.jsonl[:LINE]", nargs="?", default=None,
                    help="a records file, and the line of the game (from 1; default: 1)")
+    p.add_argument("--index", type=int, default=None, metavar="I",
+                   help="instead of a file: game I of the simulation given by --bots, --seed "
+                        "(and --kingdom, --sets), played again (games are pure functions of "
+                        "the seed and the index)")
+    p.add_argument("--bots", type=_bot_list, default=None,
+                   help="with --index: the simulation's bots, as given to simulate")
+    p.add_argument("--seed", type=seed_arg, default=None, help="with --index: its seed")
+    p.add_argument("--kingdom", default=None, help="with --index: its --kingdom")
+    p.add_argument("--sets", default=None, help="with --index: its --sets")
     p.add_argument("--seat", type=int, default=None,
                    help="show the game as this seat saw it (default: as a spectator)")
     p.add_argument("--json", action="store_true",
@@ -271,6 +280,25 @@ def run_simulate(args) -> int:
     return 1 if summary["errors"] else 0
 
 
+def _read_record_line(spec: str) -> dict:
+    """The JSON record at FILE.jsonl[:LINE] (lines from 1; the first by default)."""
+    path, _, line_text = spec.rpartition(":")
+    if not path or not line_text.isdigit():
+        path, line_text = spec, "1"
+    number = int(line_text)
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = next((t for i, t in enumerate(f, 1) if i == number), None)
+    except OSError as exc:
+        raise ValueError(f"cannot read {path}: {exc.strerror}") from None
+    if text is None or number < 1:
+        raise ValueError(f"{path} has no line {number}")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        raise ValueError(f"line {number} of {path} is not JSON") from None
+
+
 def run_tournament(args) -> int:
     from dominion.simulate import tournament
     if len(set(args.bots)) < 2:
@@ -302,31 +330,40 @@ def run_tournament(args) -> int:
     return 1 if errors else 0
 
 
+def _record_of_simulated_game(args) -> dict:
+    """The record of game ``--index`` of the simulation ``--bots --seed [--kingdom --sets]``,
+    played again (a game is a pure function of the simulation's setup and its index)."""
+    from dominion.simulate import Setup, default_kingdom, labels_for, play_game
+    if args.bots is None or args.seed is None:
+        raise dominion.InvalidConfigError("--index needs the simulation's --bots and --seed")
+    if args.index < 0:
+        raise dominion.InvalidConfigError("--index counts games from 0")
+    kingdom = args.kingdom if args.kingdom is not None else default_kingdom(args.bots)
+    if isinstance(kingdom, str) and "," in kingdom:
+        kingdom = tuple(c.strip() for c in kingdom.split(","))
+    sets = tuple(x.strip() for x in args.sets.split(",")) if args.sets else None
+    setup = Setup(tuple(args.bots), labels_for(args.bots), kingdom, sets, args.seed, True)
+    result = play_game(setup, args.index)
+    if "error" in result:
+        raise dominion.InvalidConfigError(f"game {args.index} raised: {result['error']}")
+    return result["record"]
+
+
 def run_replay(args) -> int:
     """Print a recorded game's log (see the ``replay`` command)."""
-    path, _, line_text = args.record.rpartition(":")
-    if not path or not line_text.isdigit():
-        path, line_text = args.record, "1"
-    number = int(line_text)
     try:
-        with open(path, encoding="utf-8") as f:
-            text = next((t for i, t in enumerate(f, 1) if i == number), None)
-    except OSError as exc:
-        print(f"dominion replay: cannot read {path}: {exc.strerror}", file=sys.stderr)
-        return 2
-    if text is None or number < 1:
-        print(f"dominion replay: {path} has no line {number}", file=sys.stderr)
-        return 2
-    try:
-        data = json.loads(text)
+        if args.index is not None:
+            data = _record_of_simulated_game(args)
+        elif args.record is None:
+            raise dominion.InvalidConfigError("give a records file (FILE.jsonl[:LINE]) or "
+                                              "--index with the simulation's --bots and --seed")
+        else:
+            data = _read_record_line(args.record)
         state = dominion.replay(dominion.record_from_data(data))
         names = state.config.players
         if args.seat is not None and not 0 <= args.seat < len(names):
             raise dominion.InvalidConfigError(f"--seat must be 0 to {len(names) - 1}")
-    except json.JSONDecodeError:
-        print(f"dominion replay: line {number} of {path} is not JSON", file=sys.stderr)
-        return 2
-    except dominion.DominionError as exc:
+    except (dominion.DominionError, ValueError) as exc:
         print(f"dominion replay: {exc}", file=sys.stderr)
         return 2
     for event in dominion.view(state, args.seat, log_from=0).log:
