@@ -55,7 +55,7 @@ def test_terminal_game_rejects_bad_answers_then_plays_to_the_end(client, kingdom
     text = out.getvalue()
     assert "Bad answer: 'bogus' is not a legal move" in text
     assert "Bad answer: 99 is not one of the numbers" in text
-    assert "Your hand:" in text and "Supply: Copper $0" in text and "Game over." in text
+    assert "Hand: " in text and "Copper $0 (" in text and "Game over." in text
     assert result.winners
 
 

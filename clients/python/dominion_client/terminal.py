@@ -4,7 +4,7 @@ or by name. A bad answer gets a message saying why, and the question again."""
 from __future__ import annotations
 
 import sys
-from typing import Callable, TextIO
+from typing import Callable, Optional, TextIO
 
 import grpc
 
@@ -99,8 +99,80 @@ def how_to_answer(decision: dominion.Decision) -> str:
     return f"Choose {amount} {what}: numbers or names separated by commas{none}."
 
 
+WIDTH, HEIGHT = 80, 24          # the screen `dominion play` keeps: every line fits
+LOG_KEPT = 200                  # log lines remembered for the screen's tail
+
+
+def _fit(text: str, width: int = WIDTH) -> str:
+    return text if len(text) <= width else text[:width - 3] + "..."
+
+
+def _flow(cells, width: int = WIDTH, sep: str = "  ") -> list:
+    """Cells laid out left to right in lines of at most ``width`` characters."""
+    lines, line = [], ""
+    for cell in cells:
+        cell = _fit(cell)
+        if line and len(line) + len(sep) + len(cell) > width:
+            lines.append(line)
+            line = cell
+        else:
+            line = f"{line}{sep}{cell}" if line else cell
+    if line:
+        lines.append(line)
+    return lines
+
+
+def screen(view: dominion.View, decision: Optional[dominion.Decision], log: list,
+           message: str = "", auto_treasures: bool = False) -> list:
+    """The whole screen of `dominion play` for one question: at most HEIGHT - 1 lines (the last
+    line of the terminal is the answer's), none wider than WIDTH. Status line (whose turn,
+    numbered per player, the phase, Actions/Buys/$), the Supply with costs and counts, each
+    opponent with VP and zone sizes, cards in play, the hand, the log's tail in words, the
+    question with numbered answers, and a line for help or a refusal."""
+    me = view.players[view.player]
+    current = view.players[view.current]
+    status = (f"Turn {current.turns_taken} - {current.name} | {view.phase.capitalize()} phase | "
+              f"Actions {view.actions}  Buys {view.buys}  ${view.coins} | You: {me.vp} VP")
+    top = [_fit(status)]
+    top += _flow([f"{name} ${cost} ({count})" for name, count, cost in view.supply])
+    for seat, p in enumerate(view.players):
+        if seat != view.player:
+            played = f", in play {dominion.card_list(p.in_play)}" if p.in_play else ""
+            top.append(_fit(f"{p.name}: {p.vp} VP, hand {p.hand_size}, deck {p.deck_size}, "
+                            f"discard {p.discard_size}"
+                            + (f" ({p.discard_top} on top)" if p.discard_top else "") + played))
+    top.append(_fit("In play: " + (dominion.card_list(me.in_play) or "-")))
+    top += _flow([f"Hand: {dominion.card_list(me.hand or ()) or '(empty)'}  (deck "
+                  f"{me.deck_size}, discard {me.discard_size})"])[:2]
+    if me.looking:
+        top.append(_fit(f"Looking at: {dominion.card_list(me.looking)}"))
+    bottom = []
+    if decision is not None:
+        about = f" [{decision.card}]" if decision.card else ""
+        bottom.append(_fit(f"{decision.prompt}{about}"))
+        if decision.about_cards or decision.about_player is not None:
+            whose = "" if decision.about_player is None else \
+                f" ({view.players[decision.about_player].name})"
+            bottom.append(_fit(f"  about: {dominion.card_list(decision.about_cards) or 'a player'}"
+                               f"{whose}"))
+        bottom += _flow([f"{i}) {label}" for i, label in
+                         enumerate(choices(decision, view.phase), 1)])[:5]
+        bottom.append(_fit(message or ("[auto Treasures on] " if auto_treasures else "")
+                           + how_to_answer(decision) + HELP_HINT))
+    elif view.waiting is not None:
+        bottom.append(_fit(view.waiting.text))
+    room = HEIGHT - 1 - len(top) - len(bottom) - 2
+    tail = [_fit("  " + line) for line in log[-room:]] if room > 0 else []
+    rule = "-" * WIDTH
+    return top + [rule] + tail + [""] * max(0, room - len(tail)) + [rule] + bottom
+
+
+HELP_HINT = " 'help CARD': its text; 'auto': play Treasures by themselves."
+
+
 class TerminalGame:
-    """Plays one seat from a terminal (or any text input and output)."""
+    """Plays one seat from a terminal (or any text input and output): one screen of 80x24
+    redrawn at each question (`screen`)."""
 
     def __init__(self, seat: Seat, input_fn: Callable[[str], str] = input,
                  out: TextIO = sys.stdout):
@@ -108,6 +180,9 @@ class TerminalGame:
         self.input = input_fn
         self.out = out
         self.names: tuple = ()
+        self.log: list = []
+        self.auto_treasures = False
+        self.clear = getattr(out, "isatty", lambda: False)()
 
     def say(self, text: str = "") -> None:
         print(text, file=self.out, flush=True)
@@ -123,59 +198,71 @@ class TerminalGame:
         return self.seat.result
 
     def show_event(self, event: dominion.Event) -> None:
-        self.say("  " + dominion.render(event, self.names))
+        self.log.append(dominion.render(event, self.names))
+        del self.log[:-LOG_KEPT]
 
-    def show_status(self, view: dominion.View) -> None:
-        me = view.players[view.player]
-        self.say()
-        self.say(f"== Turn {view.turn}: {view.players[view.current].name}, {view.phase} phase "
-                 f"| Actions {view.actions}  Buys {view.buys}  Coins ${view.coins} ==")
-        self.say("Supply: " + "  ".join(f"{name} ${cost} ({count})"
-                                        for name, count, cost in view.supply))
-        for seat, p in enumerate(view.players):
-            if seat == view.player:
-                continue
-            top = f", discard top {p.discard_top}" if p.discard_top else ""
-            self.say(f"{p.name}: hand {p.hand_size}, deck {p.deck_size}, discard "
-                     f"{p.discard_size}{top}" + (f", in play {dominion.card_list(p.in_play)}"
-                                                 if p.in_play else ""))
-        if me.in_play:
-            self.say(f"In play: {dominion.card_list(me.in_play)}")
-        self.say(f"Your hand: {dominion.card_list(me.hand) or '(empty)'}   "
-                 f"deck {me.deck_size}, discard {me.discard_size}")
-        if me.looking:
-            self.say(f"Looking at: {dominion.card_list(me.looking)}")
+    def draw(self, view: dominion.View, decision, message: str = "") -> None:
+        lines = screen(view, decision, self.log, message, self.auto_treasures)
+        self.say(("\x1b[2J\x1b[H" if self.clear else "") + "\n".join(lines))
 
     def ask(self, pending: PendingDecision) -> None:
         decision, view = pending.decision, pending.view
-        self.show_status(view)
-        about = f" [{decision.card}]" if decision.card else ""
-        self.say(f"{decision.prompt}{about}")
-        if decision.about_cards or decision.about_player is not None:
-            whose = "" if decision.about_player is None else \
-                f" ({view.players[decision.about_player].name})"
-            cards = dominion.card_list(decision.about_cards) or "a player"
-            self.say(f"  about: {cards}{whose}")
-        for i, label in enumerate(choices(decision, view.phase), 1):
-            self.say(f"  {i}) {label}")
-        self.say(how_to_answer(decision))
+        auto = Move_play_treasures(decision)
+        if self.auto_treasures and auto is not None:
+            self.seat.answer(pending, auto)
+            return
+        message = ""
         while True:
+            self.draw(view, decision, message)
             text = self.input("> ")
+            word = text.strip().lower()
+            if word.startswith("help"):
+                message = card_help(text.strip()[4:].strip())
+                continue
+            if word == "auto":
+                self.auto_treasures = not self.auto_treasures
+                message = "Treasures are now played " + \
+                    ("by themselves." if self.auto_treasures else "by you.")
+                if self.auto_treasures and auto is not None:
+                    self.seat.answer(pending, auto)
+                    return
+                continue
             try:
                 answer = parse_answer(decision, text, view.phase)
                 self.seat.answer(pending, answer)
                 return
             except BadAnswer as e:
-                self.say(f"Bad answer: {e}. Try again.")
+                message = f"Bad answer: {e}. Try again."
             except grpc.RpcError as e:
                 if e.code() != grpc.StatusCode.INVALID_ARGUMENT:
                     raise
-                self.say(f"Not allowed: {e.details()}. Try again.")
+                message = f"Not allowed: {e.details()}. Try again."
 
     def show_result(self, view: dominion.View) -> None:
         self.say()
+        for line in self.log[-6:]:
+            self.say("  " + line)
         self.say("Game over.")
         for seat, p in enumerate(view.players):
             mark = "  (wins)" if seat in (view.winners or ()) else ""
             self.say(f"  {p.name}: {view.scores[seat]} VP{mark}")
 
+
+def Move_play_treasures(decision: dominion.Decision):
+    """The "play all Treasures" move when the decision offers it (else None)."""
+    if decision.kind == dominion.TURN:
+        move = dominion.Move(dominion.PLAY_TREASURES)
+        if move in decision.moves:
+            return move
+    return None
+
+
+def card_help(name: str) -> str:
+    """One card's text for the message line ("help Sentry")."""
+    if not name:
+        return "Type 'help' and a card's name, e.g. 'help Sentry'."
+    match = next((c for c in dominion.CARDS.values() if c.name.lower() == name.lower()), None)
+    if match is None:
+        return f"No card is called {name[:40]!r}."
+    kinds = ", ".join(match.types)
+    return f"{match.name} (${match.cost}, {kinds}): {match.text}"
