@@ -172,6 +172,12 @@ class DominionService(pb_grpc.DominionServiceServicer):
         self.broken[game_id] = reason
         log.error("game %s is not served: %s (it stays in the database)", game_id, reason)
 
+    def stop_streams(self) -> None:
+        """Shutdown: every open stream wakes up and ends UNAVAILABLE (clients resume it)."""
+        self.stopping.set()
+        for game in list(self.games.values()) + list(self._recent.values()):
+            game.publish(game.state)
+
     def close(self) -> None:
         self._db.shutdown(wait=True)
         self.storage.close()
@@ -560,7 +566,7 @@ class DominionService(pb_grpc.DominionServiceServicer):
             if update.events or update.HasField("decision") or update.HasField("waiting"):
                 yield update
             if game.state is state:
-                await _first_of(changed.wait(), self.stopping.wait())
+                await changed.wait()   # set by every change, and at shutdown (`stop_streams`)
             if self.stopping.is_set():
                 await context.abort(grpc.StatusCode.UNAVAILABLE,
                                     "the server is stopping; resume the stream from the next "
@@ -657,16 +663,6 @@ def check_create_request(request) -> None:
                    f"{quote(name)}")
 
 
-async def _first_of(*aws) -> None:
-    """Wait until the first of ``aws`` is done; cancel the others."""
-    tasks = [asyncio.ensure_future(a) for a in aws]
-    try:
-        await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
-    finally:
-        for t in tasks:
-            t.cancel()
-
-
 class RunningServer(NamedTuple):
     server: grpc.aio.Server
     service: DominionService
@@ -676,7 +672,7 @@ class RunningServer(NamedTuple):
         """Stop: new calls are refused (UNAVAILABLE), open streams end UNAVAILABLE at once
         (clients resume them after a restart), answers in flight are applied and stored within
         ``grace`` seconds; then the storage is closed."""
-        self.service.stopping.set()
+        self.service.stop_streams()
         await self.server.stop(grace)
         self.service.close()
 
