@@ -510,12 +510,19 @@ class View(NamedTuple):
 
 
 def visible_event(event: Event, viewer: Optional[int]) -> Event:
-    """The event as ``viewer`` may see it: private cards become a count in ``detail``. An event
-    already redacted (no cards) comes back as it is."""
+    """The event as ``viewer`` may see it: private cards become a count in ``detail`` (for a
+    pass, which is always one card, ``detail`` stays the receiving seat). An event already
+    redacted (no cards) comes back as it is."""
     if event.seen_by is None or (viewer is not None and viewer in event.seen_by) or \
             not event.cards:
         return event
+    if event.kind in PUBLIC_DETAIL:  # who receives a pass is public; only the card is not
+        return Event(event.kind, event.player, (), event.seen_by, event.detail)
     return Event(event.kind, event.player, (), event.seen_by, len(event.cards))
+
+
+# Private events whose ``detail`` is public (not a count): a pass names its receiving seat.
+PUBLIC_DETAIL = ("pass",)
 
 
 def view(state: State, player: Optional[int] = None, log_from: Optional[int] = None) -> View:

@@ -96,8 +96,9 @@ def event_to_pb(event: dominion.Event, index: int, viewer: Optional[int],
     seen = dominion.visible_event(event, viewer)
     text = dominion.render(seen, names)
     if len(seen.cards) < len(event.cards):
+        detail = str(seen.detail) if event.kind in dominion.game.PUBLIC_DETAIL else ""
         return pb.Event(index=index, kind=event.kind, player=event.player,
-                        hidden_count=len(event.cards), text=text)
+                        hidden_count=len(event.cards), detail=detail, text=text)
     return pb.Event(index=index, kind=event.kind, player=event.player, cards=event.cards,
                     detail="" if event.detail is None else str(event.detail), text=text)
 

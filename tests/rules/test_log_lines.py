@@ -57,6 +57,7 @@ GOLDEN = [
      "Ann sets aside 2 Gardens and 2 Nobles."),
     (Event("pass", 0, ("Curse",), (0, 1), 1), 1, "Ann passes a Curse to Bob."),
     (Event("pass", 0, ("Curse",), (0, 1), 1), 2, "Ann passes a card to Bob."),
+    (Event("pass", 1, ("Gold",), (1, 2), 2), 0, "Bob passes a card to Cid."),
     (Event("name", 1, ("Ironworks",)), ME, "Bob names an Ironworks."),
     (Event("cleanup", 1), ME, "Bob ends their turn."),
     (Event("game_over", 1), SPECTATOR, "The game is over."),

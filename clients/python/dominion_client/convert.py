@@ -51,6 +51,8 @@ def event_from_pb(msg: pb.Event) -> dominion.Event:
     """An engine event; hidden cards keep the engine's redacted shape (no cards, the count in
     ``detail``), so `dominion.render` reads it."""
     if msg.hidden_count and not msg.cards:
+        if msg.kind in dominion.game.PUBLIC_DETAIL and msg.detail.isdigit():
+            return dominion.Event(msg.kind, msg.player, (), (), int(msg.detail))
         return dominion.Event(msg.kind, msg.player, (), (), msg.hidden_count)
     return dominion.Event(msg.kind, msg.player, tuple(msg.cards), None, msg.detail or None)
 
