@@ -902,7 +902,8 @@ def check_answer(d: Decision, answer):
     if kind == SELECT:
         if not d.min <= len(answer) <= d.max:
             raise IllegalAnswerError(
-                f"choose between {d.min} and {d.max} cards, not {len(answer)}; {describe_answer(d)}")
+                f"choose between {d.min} and {d.max} cards, not {len(answer)}; "
+                f"{describe_answer(d)}")
         if Counter(answer) - Counter(d.cards):
             raise IllegalAnswerError(f"{_quote(list(answer))} is not part of the cards to "
                                      f"choose from; {describe_answer(d)}")

@@ -5,7 +5,6 @@ All of them are pure: they take states and return new values, never changing the
 from __future__ import annotations
 
 import os
-from collections import Counter
 from functools import lru_cache
 from typing import NamedTuple, Optional
 
@@ -132,10 +131,11 @@ def new_game(config: Optional[Config] = None, *, players=2, kingdom="First Game"
     ``players``: a count from 2 to 6, or the seats' names. ``kingdom``: 10 Kingdom card names
     (a list, or one comma-separated string), a recommended set's name (``"First Game"``), or
     ``"random"`` to draw 10 from ``sets`` (e.g. ``["base-2e", "intrigue-2e"]``; all sets if
-    omitted) with the seed. ``seed``: an integer from 0 to 2**64 - 1; a random one if omitted (it is in
-    ``state.config``). ``first_player``: the seat that starts; drawn with the seed if omitted
-    (rulebook: randomly choose a starting player). ``always_ask``: ask every question that
-    could arise, even a forced one (README, "Hidden information"). Or pass a resolved `Config`.
+    omitted) with the seed. ``seed``: an integer from 0 to 2**64 - 1; a random one if omitted
+    (it is in ``state.config``). ``first_player``: the seat that starts; drawn with the seed if
+    omitted (rulebook: randomly choose a starting player). ``always_ask``: ask every question
+    that could arise, even a forced one (README, "Hidden information"). Or pass a resolved
+    `Config`.
     """
     if config is None:
         config = make_config(players, kingdom, sets, seed, first_player, always_ask)

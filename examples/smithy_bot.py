@@ -12,7 +12,6 @@ bot can count its cards; ``kingdom_cards`` puts its cards into the default Kingd
 """
 import random
 
-import dominion
 from dominion import BUY, CHOOSE, END_PHASE, ORDER, PLAY, PLAY_TREASURES, SELECT, TURN, Move
 
 

@@ -4,7 +4,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import grpc
 import pytest
 
 import dominion

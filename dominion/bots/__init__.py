@@ -150,5 +150,8 @@ def make_bot(name: str, seed: int = 0):
     return StrategyBot(strategy(name), seed)
 
 
-__all__ = ["make_bot", "bot_names", "bot_label", "bot_kingdom_cards", "bot_class", "builtin_strategies", "strategy", "RandomBot", "Player",
-           "Strategy", "StrategyBot", "StrategyError", "load_strategy", "parse_strategy"]
+__all__ = [
+    "make_bot", "bot_names", "bot_label", "bot_kingdom_cards", "bot_class", "builtin_strategies",
+    "strategy", "RandomBot", "Player", "Strategy", "StrategyBot", "StrategyError",
+    "load_strategy", "parse_strategy",
+]

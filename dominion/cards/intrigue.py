@@ -680,7 +680,8 @@ define(
          coins_up_to=2, effect=_steward),
     Card("Swindler", 3, AA, INTRIGUE_2E,
          "+$2. Each other player trashes the top card of their deck and gains a card with the "
-         "same cost that you choose.", editions=BOTH, plus_coins=2, changes_supply=True, effect=_swindler),
+         "same cost that you choose.", editions=BOTH, plus_coins=2, changes_supply=True,
+         effect=_swindler),
     Card("Wishing Well", 3, A, INTRIGUE_2E,
          "+1 Card, +1 Action. Name a card, then reveal the top card of your deck. If you named "
          "it, put it into your hand.", editions=BOTH, plus_cards=1, plus_actions=1,
@@ -716,7 +717,8 @@ define(
          changes_supply=True, effect=_trading_post),
     Card("Upgrade", 5, A, INTRIGUE_2E,
          "+1 Card, +1 Action. Trash a card from your hand. Gain a card costing exactly $1 more "
-         "than it.", editions=BOTH, plus_cards=1, plus_actions=1, changes_supply=True, effect=_upgrade),
+         "than it.", editions=BOTH, plus_cards=1, plus_actions=1, changes_supply=True,
+         effect=_upgrade),
     Card("Harem", 6, (TREASURE_T, VICTORY_T), INTRIGUE_2E, "$2. Worth 2 VP.", editions=BOTH,
          coins=2, vp=2),
     Card("Nobles", 6, AV, INTRIGUE_2E, "Choose one: +3 Cards; or +2 Actions. Worth 2 VP.",

@@ -694,7 +694,7 @@ async def start_server(storage: Storage, host: str = "127.0.0.1", port: int = 0,
     server.add_generic_rpc_handlers((_reflection_v1_handler(server),))
     try:
         bound = server.add_insecure_port(f"{host}:{port}")
-    except RuntimeError as e:  # grpc raises this for an address it cannot bind
+    except RuntimeError:  # grpc raises this for an address it cannot bind
         bound = 0
     if not bound:
         service.close()

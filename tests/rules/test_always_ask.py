@@ -6,7 +6,7 @@ import random
 import pytest
 
 import dominion
-from dominion import CHOOSE, SELECT, TURN, Move
+from dominion import CHOOSE, SELECT, Move
 from tests.support import at, kingdom_with, play, random_answer
 
 

@@ -126,7 +126,8 @@ def test_what_others_are_deciding_in_words():
 
 def test_each_player_has_their_victory_points_in_every_view():
     from tests.support import at
-    s = at("Gardens", hands=[["Province", "Duchy"], ["Curse"]], decks=[["Gardens"] + ["Copper"] * 9])
+    s = at("Gardens", hands=[["Province", "Duchy"], ["Curse"]],
+           decks=[["Gardens"] + ["Copper"] * 9])
     for viewer in (None, 0, 1):
         assert [p.vp for p in dominion.view(s, viewer).players] == list(dominion.score(s))
     assert dominion.score(s)[0] == 6 + 3 + 1

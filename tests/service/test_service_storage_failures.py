@@ -3,7 +3,6 @@ learns whether its answer was applied."""
 from __future__ import annotations
 
 import sqlite3
-import time
 
 import grpc
 import pytest

@@ -116,7 +116,7 @@ def seed_arg(text: str) -> int:
     """A --seed value: an integer from 0 to 2**64 - 1, as everywhere (`dominion.check_seed`)."""
     try:
         return dominion.check_seed(int(text))
-    except (ValueError, dominion.DominionError) as exc:
+    except (ValueError, dominion.DominionError):
         raise argparse.ArgumentTypeError(
             f"{text[:40]!r} is not a seed (an integer from 0 to 2**64 - 1)") from None
 
