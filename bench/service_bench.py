@@ -29,7 +29,8 @@ KINGDOM = ("Cellar", "Chapel", "Moat", "Village", "Workshop", "Gardens", "Militi
 def start_server(db: str) -> tuple:
     """``dominion serve`` on a free port; returns (process, "host:port")."""
     proc = subprocess.Popen(
-        [sys.executable, "-m", "dominion_client.cli", "serve", "--port", "0", "--db", db,
+        [sys.executable, "-m", "dominion_client.cli", "serve", "--port", "0", "--no-web",
+         "--db", db,
          # seeded games, and more games at once from one client than a public server allows
          "--allow-seed", "--max-games-per-client", "100000", "--max-creates-per-minute",
          "100000"],

@@ -7,7 +7,10 @@ The one way the generated files are made (never edit them by hand)::
 
 protoc emits absolute imports (``from dominion.v1 import dominion_pb2``) that would collide with
 the engine's ``dominion`` package, so they are rewritten to package-relative imports and the
-files are flattened into ``dominion_proto/``.
+files are flattened into ``dominion_proto/``. Besides the protobuf messages and the gRPC stubs it
+writes ``dominion_connect.py``, the Connect protocol's server application and clients (used by the
+web door, `dominion_service.web`), with connect-python's own protoc plugin
+(``protoc-gen-connect-python``, installed with the ``dev`` extra).
 """
 from __future__ import annotations
 
@@ -27,6 +30,17 @@ DEFAULT_OUT = PROTO_ROOT / "python"
 INIT = '''"""Generated gRPC/protobuf code for package dominion.v1 (scripts/gen_protos.py; do not edit)."""
 '''
 _ABSOLUTE_IMPORT = re.compile(r"^from dominion\.v1 import (\w+)", re.MULTILINE)
+_ABSOLUTE_MODULE_IMPORT = re.compile(r"^import dominion\.v1\.(\w+) as (\w+)", re.MULTILINE)
+CONNECT_PLUGIN = "protoc-gen-connect-python"
+
+
+def connect_plugin() -> str:
+    """The path of connect-python's protoc plugin: beside this Python, or on PATH."""
+    beside = Path(sys.executable).parent / CONNECT_PLUGIN
+    found = str(beside) if beside.exists() else shutil.which(CONNECT_PLUGIN)
+    if not found:
+        raise SystemExit(f"{CONNECT_PLUGIN} not found: pip install -e '.[dev]'")
+    return found
 
 
 def generate(out_root: Path) -> Path:
@@ -41,7 +55,8 @@ def generate(out_root: Path) -> Path:
     package_dir = out_root / PACKAGE
     with tempfile.TemporaryDirectory() as tmp:
         args = ["grpc_tools.protoc", f"-I{PROTO_ROOT}", f"-I{well_known}",
-                f"--python_out={tmp}", f"--pyi_out={tmp}", f"--grpc_python_out={tmp}"]
+                f"--python_out={tmp}", f"--pyi_out={tmp}", f"--grpc_python_out={tmp}",
+                f"--plugin={CONNECT_PLUGIN}={connect_plugin()}", f"--connect-python_out={tmp}"]
         args += [str(p.relative_to(PROTO_ROOT)) for p in protos]
         if protoc.main(args) != 0:
             raise SystemExit("protoc failed")
@@ -52,6 +67,7 @@ def generate(out_root: Path) -> Path:
             if generated.suffix not in (".py", ".pyi"):
                 continue
             text = _ABSOLUTE_IMPORT.sub(r"from . import \1", generated.read_text())
+            text = _ABSOLUTE_MODULE_IMPORT.sub(r"from . import \1 as \2", text)
             (package_dir / generated.name).write_text(text)
     (package_dir / "__init__.py").write_text(INIT)
     (package_dir / "py.typed").write_text("")

@@ -667,22 +667,34 @@ class RunningServer(NamedTuple):
     server: grpc.aio.Server
     service: DominionService
     port: int
+    web: Optional[object] = None   # the web door (`web.RunningWeb`) when it was asked for
+
+    @property
+    def web_port(self) -> Optional[int]:
+        return self.web.port if self.web is not None else None
 
     async def stop(self, grace: Optional[float] = 1.0) -> None:
         """Stop: new calls are refused (UNAVAILABLE), open streams end UNAVAILABLE at once
         (clients resume them after a restart), answers in flight are applied and stored within
         ``grace`` seconds; then the storage is closed."""
         self.service.stop_streams()
+        if self.web is not None:
+            await self.web.stop(grace or 0.0)
         await self.server.stop(grace)
         self.service.close()
 
 
 async def start_server(storage: Storage, host: str = "127.0.0.1", port: int = 0,
-                       options: ServiceOptions = ServiceOptions()) -> RunningServer:
+                       options: ServiceOptions = ServiceOptions(),
+                       web_port: Optional[int] = None) -> RunningServer:
     """Load every stored game, then serve on ``host:port`` (port 0: a free one; see
-    `RunningServer.port`) with health checking and reflection (v1 and v1alpha). The port is
-    bound exclusively: a port another server holds is refused (OSError), never shared."""
+    `RunningServer.port`) with health checking and reflection (v1 and v1alpha), and, when
+    ``web_port`` is given, the same service over Connect and gRPC-Web with the web page on
+    ``host:web_port`` (`web`). Ports are bound exclusively: a port another server holds is
+    refused (OSError), never shared."""
     check_address(host, port)
+    if web_port is not None:
+        check_address(host, web_port)
     service = DominionService(storage, options)
     await service.load()
     server = grpc.aio.server(options=[("grpc.so_reuseport", 0)])
@@ -700,10 +712,19 @@ async def start_server(storage: Storage, host: str = "127.0.0.1", port: int = 0,
         service.close()
         raise OSError(f"cannot listen on {host}:{port} (in use, or not an address of this "
                       "machine)")
+    web = None
+    if web_port is not None:
+        from .web import start_web
+        try:
+            web = await start_web(service, host, web_port)
+        except OSError:
+            await server.stop(None)
+            service.close()
+            raise
     await server.start()
     for name in ("", SERVICE_NAME):
         await health_service.set(name, health_pb2.HealthCheckResponse.SERVING)
-    return RunningServer(server, service, bound)
+    return RunningServer(server, service, bound, web)
 
 
 def check_address(host: str, port: int) -> None:

@@ -22,6 +22,7 @@ def dominion(*args, timeout=30):
 def start_serve(*args) -> tuple:
     """A running `dominion serve` on a free port: (process, "127.0.0.1:PORT")."""
     proc = subprocess.Popen([sys.executable, "-m", "dominion_client.cli", "serve", "--port", "0",
+                             "--web-port", "0",
                              *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             cwd=ROOT, env=ENV)
     line = proc.stdout.readline()

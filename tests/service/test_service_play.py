@@ -75,7 +75,8 @@ def test_dominion_serve_and_dominion_bot_play_a_game_in_other_processes(tmp_path
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     db = tmp_path / "games.db"
     server = subprocess.Popen(
-        [sys.executable, "-m", "dominion_client.cli", "serve", "--port", "0", "--db", str(db)],
+        [sys.executable, "-m", "dominion_client.cli", "serve", "--port", "0", "--no-web",
+         "--db", str(db)],
         stdout=subprocess.PIPE, text=True, cwd=ROOT, env=env)
     try:
         line = server.stdout.readline()

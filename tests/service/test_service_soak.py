@@ -41,7 +41,7 @@ class Server:
         while True:  # the old process may still hold the port or the lock for a moment
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "dominion_client.cli", "serve", "--port", str(self.port),
-                 "--db", str(self.db), "--allow-seed"], stdout=subprocess.PIPE,
+                 "--no-web", "--db", str(self.db), "--allow-seed"], stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE, text=True, cwd=ROOT,
                 env=dict(os.environ, PYTHONUNBUFFERED="1"))
             if "listening on" in self.proc.stdout.readline():

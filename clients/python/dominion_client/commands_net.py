@@ -16,15 +16,22 @@ def register(sub) -> None:
     from .commands_engine import _bot_list, bot_arg, seed_arg
 
     p = sub.add_parser(
-        "serve", help="run the gRPC game server",
-        description="Run the Dominion gRPC service (dominion.v1.DominionService, with health "
-                    "checking and reflection). Games are stored in SQLite and resumed when the "
-                    "server starts again.")
+        "serve", help="run the game server (gRPC, and the web page with Connect and gRPC-Web)",
+        description="Run the Dominion service (dominion.v1.DominionService): native gRPC with "
+                    "health checking and reflection on --port, and on --web-port the web page "
+                    "and the same service over Connect and gRPC-Web. Games are stored in SQLite "
+                    "and resumed when the server starts again.")
     p.add_argument("--host", default="127.0.0.1",
                    help="address to listen on (default: 127.0.0.1; 0.0.0.0 for every interface)")
     p.add_argument("--port", type=int, default=50051,
                    help="port to listen on, 1-65535 (default: 50051; 0 picks a free one, "
                         "printed)")
+    p.add_argument("--web-port", type=int, default=8080,
+                   help="port of the web door: the web page, and the same service over Connect "
+                        "(JSON or binary) and gRPC-Web for browsers and curl (default: 8080; "
+                        "0 picks a free one, printed)")
+    p.add_argument("--no-web", action="store_true",
+                   help="serve native gRPC only: no web page, no Connect or gRPC-Web")
     p.add_argument("--db", metavar="PATH", default=None,
                    help="SQLite file for the games (default: $XDG_DATA_HOME/dominion/games.db "
                         "or ~/.local/share/dominion/games.db); ':memory:' keeps nothing")
@@ -100,7 +107,8 @@ def run_serve(args) -> int:
             running = await start_server(storage, args.host, args.port, ServiceOptions(
                 allow_seed=args.allow_seed, max_games=args.max_games,
                 max_games_per_client=args.max_games_per_client,
-                max_creates_per_minute=args.max_creates_per_minute))
+                max_creates_per_minute=args.max_creates_per_minute),
+                None if args.no_web else args.web_port)
         except OSError as e:
             storage.close()
             raise ServeError(str(e)) from None
@@ -116,11 +124,19 @@ def run_serve(args) -> int:
         print(f"Dominion service listening on {args.host}:{running.port} "
               f"(games: {storage.path}, {len(running.service.games)} in progress, "
               f"{len(running.service.finished)} over)", flush=True)
+        if running.web is not None:
+            from dominion_service.web import page_address
+            print(f"Web page, Connect and gRPC-Web on {page_address(args.host, running.web_port)}",
+                  flush=True)
         await stop.wait()
         await running.stop(grace=5.0)
 
     try:
         check_port(args.port, "--port")
+        if not args.no_web:
+            check_port(args.web_port, "--web-port")
+            if args.web_port == args.port and args.port:
+                raise ServeError(f"--web-port must differ from --port ({args.port})")
         asyncio.run(serve())
     except (ServeError, StorageError) as e:
         print(f"dominion serve: {e}", file=sys.stderr)

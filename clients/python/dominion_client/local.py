@@ -17,12 +17,14 @@ class LocalServer:
     """
 
     def __init__(self, storage: Optional[Storage] = None, host: str = "127.0.0.1", port: int = 0,
-                 options: Optional[ServiceOptions] = None):
+                 options: Optional[ServiceOptions] = None, web_port: Optional[int] = None):
         """An in-process server for one person's terminal game or a test: by default it
-        accepts chosen seeds and has no practical game limits (``options``)."""
+        accepts chosen seeds and has no practical game limits (``options``). ``web_port``
+        (0: a free one) also opens the web door (Connect, gRPC-Web and the page)."""
         self.storage = storage if storage is not None else SqliteStorage(":memory:")
         self.host = host
         self.port = port
+        self.web_port = web_port
         self.options = options or ServiceOptions(
             allow_seed=True, max_games=10**6, max_games_per_client=10**6,
             max_creates_per_minute=10**6)
@@ -35,6 +37,11 @@ class LocalServer:
     @property
     def target(self) -> str:
         return f"{self.host}:{self.port}"
+
+    @property
+    def web_url(self) -> str:
+        """The web page's address (when started with ``web_port``)."""
+        return f"http://{self.host}:{self.web_port}/"
 
     def start(self) -> "LocalServer":
         self._thread.start()
@@ -61,12 +68,14 @@ class LocalServer:
         self._loop = asyncio.get_running_loop()
         self._stop = asyncio.Event()
         try:
-            running = await start_server(self.storage, self.host, self.port, self.options)
+            running = await start_server(self.storage, self.host, self.port, self.options,
+                                         self.web_port)
         except BaseException as e:  # reported to the thread that called start()
             self._error = e
             self._ready.set()
             return
         self.port = running.port
+        self.web_port = running.web_port
         self.service = running.service   # for tests: the games it holds
         self._ready.set()
         await self._stop.wait()

@@ -1,0 +1,155 @@
+// The lobby: start a game against the server's bots, see the games on the server, open a seat
+// by its link, spectate any game.
+import { client, gameLink, heldSeats, holdSeat, refusal } from "./api";
+import { h, replace } from "./dom";
+import { create } from "@bufbuild/protobuf";
+import {
+  KingdomCardsSchema, RandomKingdomSchema,
+  type Card, type CreateGameRequest, type GameSummary,
+} from "./gen/dominion/v1/dominion_pb";
+
+const HUMAN = "";        // a seat's choice: played by a person (you, or someone with the link)
+const MAX_SEATS = 6;
+
+export async function showLobby(root: HTMLElement): Promise<void> {
+  const status = h("p", { class: "error", id: "lobby-error", role: "alert" });
+  replace(root, h("h1", {}, "Dominion"), status);
+  let bots: string[] = [];
+  let kingdoms: { name: string; cards: string[] }[] = [];
+  let cards: Card[] = [];
+  try {
+    [bots, kingdoms, cards] = await Promise.all([
+      client.listBots({}).then((r) => r.bots),
+      client.listKingdoms({}).then((r) => r.kingdoms),
+      client.listCards({}).then((r) => r.cards),
+    ]);
+  } catch (e) {
+    status.textContent = `The server does not answer: ${refusal(e)}`;
+    return;
+  }
+  const kingdomCards = cards.filter((c) => c.set !== "basic");
+  const sets = [...new Set(kingdomCards.map((c) => c.set))].sort();
+
+  // --- seats ---
+  const seatCount = h("select", { id: "seat-count" },
+    [2, 3, 4, 5, 6].map((n) => h("option", { value: n }, `${n} players`))) as HTMLSelectElement;
+  const yourName = h("input", { id: "your-name", value: "Player 1", maxlength: 64 }) as HTMLInputElement;
+  const seatRows = h("div", { id: "seats" });
+  const seatChoices: HTMLSelectElement[] = [];
+  for (let seat = 1; seat < MAX_SEATS; seat++) {
+    const choice = h("select", { id: `seat-${seat}`, "data-seat": seat },
+      bots.map((b) => h("option", { value: b }, `bot: ${b}`)),
+      h("option", { value: HUMAN }, "a person (share the seat's link)")) as HTMLSelectElement;
+    choice.value = bots.includes("big-money") ? "big-money" : bots[0];
+    seatChoices.push(choice);
+  }
+  const drawSeats = () => {
+    const n = Number(seatCount.value);
+    replace(seatRows, h("div", {}, "Seat 1: ", yourName),
+      seatChoices.slice(0, n - 1).map((c, i) => h("div", {}, `Seat ${i + 2}: `, c)));
+  };
+  seatCount.addEventListener("change", drawSeats);
+  drawSeats();
+
+  // --- Kingdom ---
+  const kingdomKind = h("select", { id: "kingdom-kind" },
+    h("option", { value: "preset" }, "a recommended Kingdom"),
+    h("option", { value: "random" }, "10 random cards from chosen sets"),
+    h("option", { value: "cards" }, "10 cards I choose")) as HTMLSelectElement;
+  const preset = h("select", { id: "kingdom-preset" },
+    kingdoms.map((k) => h("option", { value: k.name, title: k.cards.join(", ") }, k.name)),
+  ) as HTMLSelectElement;
+  const setBoxes = sets.map((s) => h("input", { type: "checkbox", value: s, checked: true }) as
+    HTMLInputElement);
+  const cardBoxes = kingdomCards.map((c) => h("input", { type: "checkbox", value: c.name }) as
+    HTMLInputElement);
+  const kingdomDetail = h("div", { id: "kingdom-detail" });
+  const drawKingdom = () => {
+    const kind = kingdomKind.value;
+    if (kind === "preset") replace(kingdomDetail, preset);
+    else if (kind === "random") {
+      replace(kingdomDetail, setBoxes.map((b) => h("label", { class: "check" }, b, b.value)));
+    } else {
+      replace(kingdomDetail, h("div", { class: "card-picks" },
+        cardBoxes.map((b, i) => h("label", { class: "check", title: kingdomCards[i].text }, b,
+          `${b.value} (${kingdomCards[i].set})`))));
+    }
+  };
+  kingdomKind.addEventListener("change", drawKingdom);
+  drawKingdom();
+
+  const startButton = h("button", { id: "create-game", class: "primary" }, "Start the game");
+  const created = h("div", { id: "created" });
+  startButton.addEventListener("click", async () => {
+    status.textContent = "";
+    const n = Number(seatCount.value);
+    const seats = [{ name: yourName.value.trim(), bot: "" },
+      ...seatChoices.slice(0, n - 1).map((c) => ({ name: "", bot: c.value }))];
+    let kingdom: CreateGameRequest["kingdom"];
+    if (kingdomKind.value === "preset") kingdom = { case: "preset", value: preset.value };
+    else if (kingdomKind.value === "random") {
+      kingdom = { case: "random",
+        value: create(RandomKingdomSchema,
+          { sets: setBoxes.filter((b) => b.checked).map((b) => b.value) }) };
+    } else {
+      kingdom = { case: "cards",
+        value: create(KingdomCardsSchema,
+          { cards: cardBoxes.filter((b) => b.checked).map((b) => b.value) }) };
+    }
+    try {
+      const game = await client.createGame({ seats, kingdom });
+      const people = game.seats.filter((s) => s.token);
+      for (const s of people) {
+        holdSeat({ gameId: game.gameId, seat: s.seat, name: s.name, token: s.token });
+      }
+      if (people.length > 1) {   // links for the other people before going to the table
+        replace(created, h("p", {}, "Send each person their seat's link:"),
+          h("ul", {}, people.slice(1).map((s) => h("li", {}, `${s.name}: `,
+            h("a", { href: gameLink(game.gameId, s.token) }, gameLink(game.gameId, s.token))))),
+          h("a", { class: "primary", href: gameLink(game.gameId, people[0].token) },
+            "Go to your seat"));
+        return;
+      }
+      window.location.hash = new URL(gameLink(game.gameId, people[0].token)).hash;
+    } catch (e) {
+      status.textContent = refusal(e);
+    }
+  });
+
+  const gamesTable = h("div", { id: "games" }, "Loading the games...");
+  root.append(
+    h("section", { class: "panel" }, h("h2", {}, "New game"),
+      h("div", {}, "Players: ", seatCount), seatRows,
+      h("div", {}, "Kingdom: ", kingdomKind), kingdomDetail, startButton, created),
+    h("section", { class: "panel" }, h("h2", {}, "Games on this server"), gamesTable));
+  await listGames(gamesTable);
+}
+
+async function listGames(table: HTMLElement): Promise<void> {
+  let games: GameSummary[];
+  try {
+    games = (await client.listGames({ includeFinished: true, pageSize: 100 })).games;
+  } catch (e) {
+    replace(table, `Cannot list the games: ${refusal(e)}`);
+    return;
+  }
+  const mine = heldSeats();
+  if (!games.length) {
+    replace(table, "No games yet.");
+    return;
+  }
+  replace(table, h("table", {},
+    h("tr", {}, h("th", {}, "Players"), h("th", {}, "Kingdom"), h("th", {}, "Turn"),
+      h("th", {}, "State"), h("th", {}, "")),
+    games.map((g) => {
+      const held = mine.filter((s) => s.gameId === g.gameId);
+      return h("tr", { "data-game": g.gameId },
+        h("td", {}, g.players.map((p, i) => (g.bots[i] ? `${p} (${g.bots[i]})` : p)).join(", ")),
+        h("td", { class: "small" }, g.kingdom.join(", ")),
+        h("td", {}, g.turn),
+        h("td", {}, g.gameOver ? "over" : `waiting for ${g.players[g.waitingFor ?? 0]}`),
+        h("td", {}, held.map((s) => h("a", { href: gameLink(g.gameId, s.token), class: "seat" },
+          `${g.gameOver ? "see" : "play"} as ${s.name}`)), " ",
+          h("a", { href: gameLink(g.gameId), class: "spectate" }, "spectate")));
+    })));
+}
