@@ -3,9 +3,11 @@ is one line and exit code 2, never a traceback, and never a server that seems to
 from __future__ import annotations
 
 import os
+import socket
 import sqlite3
 import subprocess
 import sys
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -57,6 +59,50 @@ def test_a_port_another_server_holds_is_refused(tmp_path):
                 "cannot listen", port)
     finally:
         stop(first)
+
+
+def test_serve_prints_the_web_address_and_serves_the_page_there(tmp_path):
+    proc, _ = start_serve("--db", str(tmp_path / "w.db"))
+    try:
+        line = proc.stdout.readline()
+        assert line.startswith("Web page, Connect and gRPC-Web on http://127.0.0.1:"), line
+        address = line.split(" on ", 1)[1].strip()
+        with urllib.request.urlopen(address, timeout=10) as page:
+            assert b"app.js" in page.read()
+    finally:
+        stop(proc)
+
+
+def test_no_web_serves_native_grpc_only(tmp_path):
+    proc = subprocess.Popen([sys.executable, "-m", "dominion_client.cli", "serve", "--port", "0",
+                             "--no-web", "--db", str(tmp_path / "n.db")],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+                            env=ENV)
+    assert "listening on" in proc.stdout.readline()
+    stop(proc)
+    assert "Web page" not in proc.stdout.read()
+
+
+@pytest.mark.parametrize("port", ["70000", "-1"])
+def test_a_web_port_out_of_range_is_refused(port, tmp_path):
+    refused(dominion("serve", "--port", "0", "--web-port", port, "--db",
+                     str(tmp_path / "g.db")), "--web-port", port)
+
+
+def test_the_same_port_for_both_doors_is_refused(tmp_path):
+    refused(dominion("serve", "--port", "7311", "--web-port", "7311", "--db",
+                     str(tmp_path / "g.db")), "--web-port must differ")
+
+
+def test_a_web_port_another_server_holds_is_refused_and_nothing_is_left_running(tmp_path):
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        port = str(holder.getsockname()[1])
+        refused(dominion("serve", "--port", "0", "--web-port", port, "--db",
+                         str(tmp_path / "g.db")), "cannot listen", port)
+    second, _ = start_serve("--db", str(tmp_path / "g.db"))   # the database was let go
+    stop(second)
 
 
 def test_a_database_another_server_holds_is_refused(tmp_path):

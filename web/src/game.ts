@@ -34,7 +34,13 @@ export class Table {
   private chosen: string[] = [];          // choose: chosen options
   private ordering: string[] = [];        // order: the cards, top first
   private shapedFor = -1n;                // the decision the three above belong to
+  private questionKey = "";               // what the question panel shows now
+  private floor = 0n;                     // the newest decision number seen: older views are
+                                          // stale
   private stopped = false;
+  private ended = false;                  // the stream said the game is over
+  private refreshing = false;             // a GetView is on its way
+  private stale = false;                  // the game changed since that GetView was sent
   private abort = new AbortController();
 
   private readonly status = h("header", { id: "status" });
@@ -79,13 +85,13 @@ export class Table {
   // --- following the game ---------------------------------------------------------------------
 
   private async follow(): Promise<void> {
-    while (!this.stopped && !this.view?.gameOver) {
+    while (!this.stopped && !this.ended && !this.view?.gameOver) {
       try {
         const stream = client.streamEvents(
           { gameId: this.gameId, fromEvent: BigInt(this.logCount) },
           { headers: seatHeaders(this.token), signal: this.abort.signal });
         for await (const update of stream) {
-          await this.apply(update);
+          this.apply(update);
         }
         this.connection = "";
       } catch (e) {
@@ -97,22 +103,44 @@ export class Table {
     }
   }
 
-  private async apply(update: StreamEventsResponse): Promise<void> {
+  private apply(update: StreamEventsResponse): void {
     this.connection = "";
     this.addEvents(update.events);
     if (update.waiting) this.waiting = update.waiting;
+    if (update.gameOver) this.ended = true;   // the stream's last message
     if (update.decision?.view) {
       this.setView(update.decision.view);
     } else {
-      const view = (await client.getView({ gameId: this.gameId },
-        { headers: seatHeaders(this.token), signal: this.abort.signal })).view;
-      this.setView(view);
+      void this.refresh();
     }
     this.render();
   }
 
+  /** Fetch the view again, at most one call at a time: updates that arrive meanwhile are
+   * covered by one more call, so the table never lags behind a burst of bot moves. */
+  private async refresh(): Promise<void> {
+    this.stale = true;
+    if (this.refreshing) return;
+    this.refreshing = true;
+    try {
+      while (this.stale && !this.stopped) {
+        this.stale = false;
+        const view = (await client.getView({ gameId: this.gameId },
+          { headers: seatHeaders(this.token), signal: this.abort.signal })).view;
+        this.setView(view);
+        this.render();
+      }
+    } catch {
+      this.stale = false;   // the stream reports a lost connection, and its next update
+    } finally {             // asks again
+      this.refreshing = false;
+    }
+  }
+
   private setView(view?: View): void {
-    if (!view) return;
+    // A view older than one already shown (a GetView overtaken by an answer) is dropped.
+    if (!view || view.sequence < this.floor) return;
+    this.floor = view.sequence;
     this.view = view;
     this.decision = view.decision;
     this.waiting = view.waiting ?? this.waiting;
@@ -148,6 +176,7 @@ export class Table {
     try {
       await client.submitAnswer({ gameId: this.gameId,
         answer: { sequence: decision.sequence, value } }, { headers: seatHeaders(this.token) });
+      if (this.floor <= decision.sequence) this.floor = decision.sequence + 1n;
       if (this.decision?.sequence === decision.sequence) this.decision = undefined;
     } catch (e) {
       this.error = refusal(e);
@@ -271,6 +300,13 @@ export class Table {
   }
 
   private renderQuestion(v: View): void {
+    // Drawn again only when what it shows changed: a control under the pointer stays put
+    // while the rest of the table follows the game.
+    const key = JSON.stringify([v.gameOver, String(this.decision?.sequence), this.busy,
+      this.picked, this.chosen, this.ordering, this.error, this.waiting?.text ?? "",
+      v.scores, v.winners], (_, x) => (typeof x === "bigint" ? String(x) : x));
+    if (key === this.questionKey) return;
+    this.questionKey = key;
     const parts: (HTMLElement | null)[] = [];
     if (v.gameOver) {
       parts.push(this.gameOver(v));
@@ -282,11 +318,18 @@ export class Table {
     if (this.error) parts.push(h("p", { class: "error", id: "answer-error", role: "alert" },
       this.error));
     replace(this.question, ...parts);
+    // For tests and tools: what the question is ("turn", "select", "choose", "order"; "wait";
+    // "over") and its sequence number.
+    this.question.dataset.kind = v.gameOver ? "over" : this.decision?.kind.case ?? "wait";
+    this.question.dataset.sequence = String(this.decision?.sequence ?? "");
+    this.question.dataset.busy = String(this.busy);
   }
 
   private gameOver(v: View): HTMLElement {
     const order = [...v.players].sort((a, b) => (v.scores[b.seat] ?? 0) - (v.scores[a.seat] ?? 0));
-    const winners = v.winners.map((s) => this.name(s)).join(" and ");
+    const names = v.winners.map((s) => this.name(s));
+    const winners = names.length > 1
+      ? `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}` : names.join("");
     return h("div", { id: "game-over" }, h("h2", {}, "Game over"),
       h("p", { id: "winners" }, `${winners} ${v.winners.length > 1 ? "share the win" : "wins"}.`),
       h("table", {}, order.map((p) => h("tr", {}, h("td", {}, p.name),
