@@ -241,3 +241,65 @@ def test_every_kind_of_question_is_answered_with_its_controls(server, page):
         else:
             answer_simply(page, kind)
     assert seen >= {"turn", "select", "choose", "order"}, seen
+
+
+def kingdoms_of_every_card() -> list:
+    """Every Kingdom card of the four sets, ten at a time (the last ten filled up from the
+    first)."""
+    import dominion
+    names = sorted(c.name for c in dominion.CARDS.values() if c.set != "basic")
+    groups = [names[i:i + 10] for i in range(0, len(names), 10)]
+    groups[-1] += [n for n in names if n not in groups[-1]][:10 - len(groups[-1])]
+    return groups
+
+
+def answer_at_random(page, kind: str, rng) -> None:
+    """Any answer the page's controls allow, picked at random (actions and Kingdom cards
+    preferred, so that the cards get played)."""
+    q = page.locator("#question")
+    if kind == "turn":
+        moves = q.locator("button.move:not([disabled])")
+        texts = moves.all_inner_texts()
+        plays = [i for i, t in enumerate(texts) if t.startswith("Play ") and
+                 not t.endswith(("Copper", "Silver", "Gold", "Treasures"))]
+        buys = [i for i, t in enumerate(texts) if t.startswith("Buy ") and not
+                t.startswith(("Buy Copper", "Buy Curse", "Buy Estate"))]
+        pool = plays or (buys if buys and rng.random() < 0.8 else list(range(len(texts))))
+        moves.nth(rng.choice(pool)).click()
+    elif kind in ("select", "choose"):
+        low, high = int(q.get_attribute("data-min")), int(q.get_attribute("data-max"))
+        items = q.locator(".chip" if kind == "select" else ".option")
+        if kind == "choose" and not q.locator("#confirm").count():
+            items.nth(rng.randrange(items.count())).click()
+            return
+        count = rng.randint(low, min(high, items.count()))
+        for i in sorted(rng.sample(range(items.count()), count)):
+            items.nth(i).click()
+        q.locator("#confirm").click()
+    else:
+        for _ in range(rng.randrange(3)):
+            downs = q.locator("button.down:not([disabled])")
+            if downs.count():
+                downs.nth(rng.randrange(downs.count())).click()
+        q.locator("#confirm").click()
+
+
+@pytest.mark.parametrize("kingdom", kingdoms_of_every_card(), ids=lambda k: k[0])
+def test_the_page_answers_every_card_of_the_four_sets_legally(server, page, kingdom):
+    """Three seats, two of them random bots (their Attacks ask this seat too), on Kingdoms that
+    together hold every card: each answer the page composes is taken (no refusal) for 45
+    decisions or to the end."""
+    import random
+    rng = random.Random(kingdom[0])
+    with connect(server.target) as client:
+        game = client.create_game(["Ann", "Bob", "Cid"], kingdom=kingdom, seed=len(kingdom[0]),
+                                  bots={1: "random", 2: "random"}, first_player=0)
+    page.goto(f"{server.web_url}#/game/{game.game_id}?token={game.tokens[0]}")
+    for _ in range(45):
+        kind = wait_for_question(page)
+        if kind == "over":
+            break
+        answer_at_random(page, kind, rng)
+        wait_for_question(page)
+        assert not page.locator("#answer-error").count(), \
+            page.locator("#answer-error").inner_text()

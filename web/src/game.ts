@@ -323,6 +323,10 @@ export class Table {
     this.question.dataset.kind = v.gameOver ? "over" : this.decision?.kind.case ?? "wait";
     this.question.dataset.sequence = String(this.decision?.sequence ?? "");
     this.question.dataset.busy = String(this.busy);
+    const k = this.decision?.kind;
+    const bounds = k?.case === "select" || k?.case === "choose" ? [k.value.min, k.value.max] : [];
+    this.question.dataset.min = String(bounds[0] ?? "");
+    this.question.dataset.max = String(bounds[1] ?? "");
   }
 
   private gameOver(v: View): HTMLElement {
