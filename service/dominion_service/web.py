@@ -21,6 +21,7 @@ import uvicorn
 from connectrpc.code import Code
 from connectrpc.errors import ConnectError
 from starlette.applications import Starlette
+from starlette.middleware.cors import CORSMiddleware
 from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
 
@@ -31,6 +32,13 @@ from .server import TOKEN_METADATA, DominionService, check_address
 STATIC = Path(__file__).resolve().parent / "static"
 # Requests larger than this are refused before they are read (no message of ours comes near).
 MAX_REQUEST_BYTES = 64 * 1024
+
+# What Connect and gRPC-Web clients send and read, besides the seat token (connectrpc.com/docs/cors).
+CORS_HEADERS = ["content-type", "connect-protocol-version", "connect-timeout-ms",
+                "connect-content-encoding", "connect-accept-encoding", "grpc-timeout",
+                "x-grpc-web", "x-user-agent", TOKEN_METADATA]
+CORS_EXPOSED = ["grpc-status", "grpc-message", "grpc-status-details-bin",
+                "connect-content-encoding"]
 
 log = logging.getLogger("dominion_service.web")
 
@@ -128,7 +136,11 @@ def web_app(service: DominionService):
     ``/`` (``index.html``) and its files (404 for anything else)."""
     _refuse_undecodable_requests()
     rpc = DominionServiceASGIApplication(ConnectDoor(service), read_max_bytes=MAX_REQUEST_BYTES)
-    return Starlette(routes=[Mount(rpc.path, app=rpc),
+    # Pages of any origin may call the RPCs: a seat token travels in a header the caller sets,
+    # never in a cookie, so another origin gains nothing a program could not do anyway.
+    calls = CORSMiddleware(rpc, allow_origins=["*"], allow_methods=["GET", "POST"],
+                           allow_headers=CORS_HEADERS, expose_headers=CORS_EXPOSED, max_age=7200)
+    return Starlette(routes=[Mount(rpc.path, app=calls),
                              Mount("/", app=StaticFiles(directory=STATIC, html=True))])
 
 

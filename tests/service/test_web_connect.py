@@ -236,3 +236,23 @@ def test_connect_binary_works_like_json(web):
     assert [k.name for k in kingdoms] == list(dominion.RECOMMENDED)
     assert json.loads(json.dumps(ok(base, "ListKingdoms", {})))["kingdoms"][0]["name"] == \
         kingdoms[0].name
+
+
+def test_pages_of_other_origins_may_call_with_a_seat_token(web):
+    """CORS: a web developer's own page (another origin) calls the service; tokens are headers,
+    never cookies, so no credentials are allowed."""
+    request = urllib.request.Request(
+        f"{web.web_url}{SERVICE}/SubmitAnswer", method="OPTIONS",
+        headers={"Origin": "http://example.test", "Access-Control-Request-Method": "POST",
+                 "Access-Control-Request-Headers": "content-type,x-seat-token"})
+    with urllib.request.urlopen(request) as response:
+        assert response.status == 200
+        assert response.headers["access-control-allow-origin"] == "*"
+        assert "x-seat-token" in response.headers["access-control-allow-headers"].lower()
+        assert "access-control-allow-credentials" not in response.headers
+    request = urllib.request.Request(f"{web.web_url}{SERVICE}/ListBots", data=b"{}",
+                                     headers={"Content-Type": "application/json",
+                                              "Origin": "http://example.test"})
+    with urllib.request.urlopen(request) as response:
+        assert response.headers["access-control-allow-origin"] == "*"
+        assert "big-money" in json.loads(response.read())["bots"]

@@ -303,3 +303,46 @@ def test_the_page_answers_every_card_of_the_four_sets_legally(server, page, king
         wait_for_question(page)
         assert not page.locator("#answer-error").count(), \
             page.locator("#answer-error").inner_text()
+
+
+def kingdom_on_table(page) -> list:
+    basics = {"Copper", "Silver", "Gold", "Estate", "Duchy", "Province", "Curse"}
+    expect(page.locator("#supply .pile").first).to_be_visible()
+    return [n for n in page.locator("#supply .pile").evaluate_all(
+        "piles => piles.map(p => p.dataset.card)") if n not in basics]
+
+
+def test_the_lobby_starts_games_on_chosen_and_random_kingdoms_and_lists_them(server, page):
+    import dominion
+    page.goto(server.web_url)
+    page.locator("#kingdom-kind").select_option("cards")
+    chosen = ["Cellar", "Chapel", "Moat", "Village", "Witch", "Courtyard", "Pawn", "Nobles",
+              "Spy", "Scout"]
+    for name in chosen[:9]:
+        page.locator(f".card-picks input[value='{name}']").check()
+    page.locator("#create-game").click()
+    expect(page.locator("#lobby-error")).to_contain_text("10")   # the server's refusal
+    page.locator(f".card-picks input[value='{chosen[9]}']").check()
+    page.locator("#create-game").click()
+    expect(page.locator("#status")).to_contain_text("You are Player 1")
+    assert sorted(kingdom_on_table(page)) == sorted(chosen)
+    first_game = page.url
+
+    page.goto(server.web_url)
+    page.locator("#kingdom-kind").select_option("random")
+    for box in page.locator("#kingdom-detail input").all():
+        if box.get_attribute("value") != "intrigue-2e":
+            box.uncheck()
+    page.locator("#create-game").click()
+    expect(page.locator("#status")).to_contain_text("You are Player 1")
+    drawn = kingdom_on_table(page)
+    assert len(drawn) == 10 and all(dominion.CARDS[n].set == "intrigue-2e" for n in drawn)
+
+    page.goto(server.web_url)
+    expect(page.locator("#games tr[data-game]")).to_have_count(2)
+    page.locator("#games a.seat").last.click()      # the older game, as its seat
+    expect(page.locator("#hand")).to_be_visible()
+    assert page.url == first_game
+    page.goto(server.web_url)
+    page.locator("#games a.spectate").first.click()
+    expect(page.locator("#status")).to_contain_text("Spectating")
