@@ -256,3 +256,16 @@ def test_pages_of_other_origins_may_call_with_a_seat_token(web):
     with urllib.request.urlopen(request) as response:
         assert response.headers["access-control-allow-origin"] == "*"
         assert "big-money" in json.loads(response.read())["bots"]
+
+
+def test_a_web_stream_ends_unavailable_when_the_server_stops_so_the_page_resumes_it():
+    server = LocalServer(SqliteStorage(":memory:"), web_port=0).start()
+    try:
+        game = two_seats(server.web_url, people=2)
+        stream = Stream(server.web_url, "StreamEvents", {"gameId": game["gameId"]})
+        assert stream.next()["events"]
+    finally:
+        server.stop()
+    assert stream.next() is None
+    assert stream.end["error"]["code"] == "unavailable", stream.end
+    stream.close()
