@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 import socket
 from pathlib import Path
 from typing import NamedTuple, Optional
@@ -25,6 +26,7 @@ from starlette.middleware.cors import CORSMiddleware
 from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
 
+from dominion_proto import dominion_pb2 as pb
 from dominion_proto.dominion_connect import DominionServiceASGIApplication
 
 from .server import TOKEN_METADATA, DominionService, check_address
@@ -33,7 +35,7 @@ STATIC = Path(__file__).resolve().parent / "static"
 # Requests larger than this are refused before they are read (no message of ours comes near).
 MAX_REQUEST_BYTES = 64 * 1024
 
-# What Connect and gRPC-Web clients send and read, besides the seat token (connectrpc.com/docs/cors).
+# What Connect and gRPC-Web clients send and read besides the seat token (connectrpc.com/docs/cors)
 CORS_HEADERS = ["content-type", "connect-protocol-version", "connect-timeout-ms",
                 "connect-content-encoding", "connect-accept-encoding", "grpc-timeout",
                 "x-grpc-web", "x-user-agent", TOKEN_METADATA]
@@ -96,39 +98,32 @@ class _ConnectContext:
 
 
 class ConnectDoor:
-    """The Connect service (method names as the generated protocol has them), each method the
-    gRPC service's handler of the same RPC."""
+    """The Connect service: for each RPC of the service descriptor, a method under the name the
+    generated Connect protocol gives it (``CreateGame`` -> ``create_game``) that calls the gRPC
+    service's handler with a `_ConnectContext`."""
 
     def __init__(self, service: DominionService):
-        self._service = service
+        for method in pb.DESCRIPTOR.services_by_name["DominionService"].methods:
+            handler = getattr(service, method.name)
+            door = _streaming(handler) if method.server_streaming else _unary(handler)
+            setattr(self, _snake_case(method.name), door)
 
-    async def list_cards(self, request, ctx):
-        return await self._service.ListCards(request, _ConnectContext(ctx))
 
-    async def list_kingdoms(self, request, ctx):
-        return await self._service.ListKingdoms(request, _ConnectContext(ctx))
+def _unary(handler):
+    async def call(request, ctx):
+        return await handler(request, _ConnectContext(ctx))
+    return call
 
-    async def list_bots(self, request, ctx):
-        return await self._service.ListBots(request, _ConnectContext(ctx))
 
-    async def create_game(self, request, ctx):
-        return await self._service.CreateGame(request, _ConnectContext(ctx))
+def _streaming(handler):
+    async def call(request, ctx):
+        async for reply in handler(request, _ConnectContext(ctx)):
+            yield reply
+    return call
 
-    async def list_games(self, request, ctx):
-        return await self._service.ListGames(request, _ConnectContext(ctx))
 
-    async def get_view(self, request, ctx):
-        return await self._service.GetView(request, _ConnectContext(ctx))
-
-    async def submit_answer(self, request, ctx):
-        return await self._service.SubmitAnswer(request, _ConnectContext(ctx))
-
-    async def stream_events(self, request, ctx):
-        async for update in self._service.StreamEvents(request, _ConnectContext(ctx)):
-            yield update
-
-    async def get_record(self, request, ctx):
-        return await self._service.GetRecord(request, _ConnectContext(ctx))
+def _snake_case(name: str) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
 
 
 def web_app(service: DominionService):
