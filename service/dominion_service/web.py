@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
 import re
 import socket
 from pathlib import Path
@@ -42,7 +41,6 @@ CORS_HEADERS = ["content-type", "connect-protocol-version", "connect-timeout-ms"
 CORS_EXPOSED = ["grpc-status", "grpc-message", "grpc-status-details-bin",
                 "connect-content-encoding"]
 
-log = logging.getLogger("dominion_service.web")
 
 
 class _StrictCodec:
