@@ -42,7 +42,6 @@ CORS_EXPOSED = ["grpc-status", "grpc-message", "grpc-status-details-bin",
                 "connect-content-encoding"]
 
 
-
 class _StrictCodec:
     """A connect-python codec whose refusal of undecodable bytes is INVALID_ARGUMENT with the
     parser's reason (connect-python 0.9 lets the parser's exception out, which the client sees
