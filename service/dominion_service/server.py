@@ -187,6 +187,8 @@ class DominionService(pb_grpc.DominionServiceServicer):
         self.storage.close()
 
     async def _store(self, fn, *args):
+        if getattr(self.storage, "inline", False):  # no disk: not worth a thread hop
+            return fn(*args)
         return await asyncio.get_running_loop().run_in_executor(self._db, fn, *args)
 
     # --- helpers --------------------------------------------------------------------------------
@@ -638,9 +640,10 @@ class DominionService(pb_grpc.DominionServiceServicer):
                     return
                 if seat is not None and decision.player == seat and number != sent_decision:
                     sent_decision = number
-                    update.decision.decision.CopyFrom(decision_to_pb(decision, number))
+                    wire = decision_to_pb(decision, number)
+                    update.decision.decision.CopyFrom(wire)
                     update.decision.view.CopyFrom(view_to_pb(game.id, state, seat,
-                                                             game.bot_names, None))
+                                                             game.bot_names, None, wire))
                 waiting = dominion.public_decision(decision, names,
                                                    len(state.players[decision.player].hand))
                 if waiting != sent_waiting:

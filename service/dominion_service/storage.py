@@ -64,6 +64,8 @@ class Storage(Protocol):
         """Store answer number ``number`` (0-based, the decision's sequence number), and with
         it how many answers the game has acknowledged, whether it is over, and its turn."""
 
+    # Optional: an attribute ``inline``, true when calls are quick enough (no disk sync) for the
+    # server to make them on its event loop rather than in its storage thread.
     # Optional: append_answers(rows) -> list, storing several `append_answer` argument tuples
     # at once and returning each row's exception or None (see `SqliteStorage.append_answers`);
     # the server uses it when present, else calls append_answer once per row.
@@ -164,6 +166,7 @@ class SqliteStorage:
     def __init__(self, path=":memory:"):
         path = str(path)
         self.path = path
+        self.inline = path == ":memory:"   # nothing to sync: the server calls it directly
         self.created_folder = None
         self._lock = None
         if path != ":memory:":

@@ -87,12 +87,13 @@ class PlayStreamEnded(grpc.RpcError):
 
 class PlayCall:
     """One Play stream from a thread. gRPC's sync API reads requests from an iterator in a
-    thread of its own, so answers go through a queue; responses are read here."""
+    thread of its own, so answers go through a queue; responses are read here. ``batched``:
+    PlayStart.batched."""
 
-    def __init__(self, stub, game_id: str, from_event: int, metadata):
+    def __init__(self, stub, game_id: str, from_event: int, metadata, batched: bool = False):
         self._requests: queue.SimpleQueue = queue.SimpleQueue()
-        self._requests.put(pb.PlayRequest(start=pb.PlayStart(game_id=game_id,
-                                                             from_event=from_event)))
+        self._requests.put(pb.PlayRequest(start=pb.PlayStart(
+            game_id=game_id, from_event=from_event, batched=batched)))
         self._call = stub.Play(iter(self._requests.get, None), metadata=metadata)
         self.unread: list = []   # responses read while waiting for an outcome, not handled yet
 
@@ -254,7 +255,7 @@ class Seat:
         finally:
             stream.cancel()
 
-    def decisions(self, on_event=None) -> Iterator[PendingDecision]:
+    def decisions(self, on_event=None, batched: bool = False) -> Iterator[PendingDecision]:
         """My decisions, one at a time, until the game ends; ``on_event(dominion.Event)`` is
         called for each event seen on the way. The game's result is then in `result`. Plays
         on one Play stream, on which `answer` sends the answers; it starts where the last
@@ -263,11 +264,15 @@ class Seat:
 
         Each decision's view carries, as its log, the events streamed since the previous
         decision (``log_start`` is the first one's index), so a bot that counts its cards from
-        the log (``bot.log_from``) sees over the network what it would see in-process."""
+        the log (``bot.log_from``) sees over the network what it would see in-process.
+
+        ``batched`` (for bots): events come only with the seat's decisions (PlayStart.batched),
+        one message per decision; `answer` then returns with the next message (the seat's next
+        decision, or the end), which brings its outcome."""
         if not self.metadata:
             raise ValueError("a spectator has no decisions; follow the game with updates()")
         play = self.play = PlayCall(self.client.stub, self.game_id, self.next_event,
-                                    self.metadata)
+                                    self.metadata, batched)
         tracker = DecisionTracker(self, on_event)
         try:
             while True:
@@ -329,12 +334,12 @@ class DecisionTracker:
         pending = None
         if update.HasField("decision"):
             msg = update.decision
-            view = view_from_pb(msg.view)
+            decision = decision_from_pb(msg.decision)
+            view = view_from_pb(msg.view, decision)
             if not view.log and self.unseen:
                 view = view._replace(log=tuple(self.unseen), log_start=self.first)
             self.unseen = []
-            pending = PendingDecision(msg.decision.sequence, decision_from_pb(msg.decision),
-                                      view, msg)
+            pending = PendingDecision(msg.decision.sequence, decision, view, msg)
         if update.HasField("game_over"):
             seat.result = GameResult(tuple(update.game_over.scores),
                                      tuple(update.game_over.winners))
