@@ -1,24 +1,35 @@
 """Service benchmark: complete games over loopback, every seat a bot answering over the network.
 
-Starts ``dominion serve`` in its own process (so the server and the clients each have a core),
-then plays games whose seats are all network bots (one client thread per seat), and prints the
-answered decisions per second: for one game at a time, and for many games at once.
+What runs, all on this machine: ``dominion serve`` in its own process (in-memory SQLite by
+default: the storage calls and commits are made, the sync to disk is not; ``--db PATH`` for a
+file), and the clients in ``--procs`` processes (default 1: this one), each playing its share of
+the seats as network bots with `dominion_client.aio` (one coroutine and one Play stream per
+seat, `botrunner.play_seat_async`, batched). Every decision goes over gRPC: the server sends it
+with the seat's view, the client's bot (the engine's ``big-money``) answers it on the stream,
+the server stores and applies it. Prints the answered decisions per second, for one game at a
+time and for many games at once, with the CPU time the server and the clients used per decision.
+Games are created before the clock starts; client processes start and connect before it too.
 
     python bench/service_bench.py                    # 3 games one by one, then 50 at once
+    python bench/service_bench.py --procs 2 --runs 5 # clients in 2 processes, 5 runs
     python bench/service_bench.py --db /tmp/b.db     # with a SQLite file (durable commits)
 """
 from __future__ import annotations
 
 import argparse
+import asyncio
+import multiprocessing
 import os
+import statistics
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
 import dominion
-from dominion_client.botrunner import play_seat_with
+import dominion.bots
+from dominion_client.aio import AsyncClient
+from dominion_client.botrunner import play_seat_async
 from dominion_client.client import connect
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -42,29 +53,80 @@ def start_server(db: str) -> tuple:
     return proc, line.split("listening on ", 1)[1].split()[0]
 
 
-def play_games(client, count: int, players: int, bot: str, seed: int) -> tuple:
-    """Play ``count`` games at once; returns (answers, seconds)."""
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU time of a process so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def play_seats(target: str, seats: list, bot: str, go=None) -> None:
+    """Play ``seats`` ((game_id, seat, token) each) in this event loop, one coroutine each.
+    ``go``: a callable that blocks until the clock starts (after connecting)."""
+    async with AsyncClient(target) as client:
+        await client.channel.channel_ready()
+        if go is not None:
+            go()
+        await asyncio.gather(*(
+            play_seat_async(client.seat(game_id, token), dominion.bots.make_bot(bot, seat))
+            for game_id, seat, token in seats))
+
+
+def worker(target, seats, bot, ready, go, results) -> None:
+    """A client process: connect, wait for the start, play, report CPU seconds (or an error)."""
+    def wait_for_start():
+        ready.wait()
+        go.wait()
+    start = sum(os.times()[:2])
+    try:
+        asyncio.run(play_seats(target, seats, bot, wait_for_start))
+        results.put(sum(os.times()[:2]) - start)
+    except Exception as e:  # reported by the parent
+        results.put(f"{type(e).__name__}: {e}")
+
+
+def play_games(client, target: str, server_pid: int, count: int, players: int, bot: str,
+               seed: int, procs: int) -> tuple:
+    """Play ``count`` games at once; returns (answers, seconds, server CPU s, client CPU s)."""
     games = [client.create_game(players, kingdom=KINGDOM, seed=seed + i) for i in range(count)]
-    errors = []
-
-    def seat_thread(game_id, seat, token):
-        try:
-            play_seat_with(client.seat(game_id, token), bot, seed=seat)
-        except Exception as e:  # reported after the run
-            errors.append(e)
-
-    threads = [threading.Thread(target=seat_thread, args=(g.game_id, s, t))
-               for g in games for s, t in g.tokens.items()]
-    start = time.perf_counter()
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    seconds = time.perf_counter() - start
-    if errors:
-        raise errors[0]
+    seats = [(g.game_id, s, t) for g in games for s, t in g.tokens.items()]
+    if procs <= 1:
+        server_before = cpu_seconds(server_pid)
+        clients_before = sum(os.times()[:2])
+        start = time.perf_counter()
+        asyncio.run(play_seats(target, seats, bot))
+        seconds = time.perf_counter() - start
+        clients = sum(os.times()[:2]) - clients_before
+    else:
+        ctx = multiprocessing.get_context("spawn")
+        ready, go, results = ctx.Barrier(procs + 1), ctx.Event(), ctx.Queue()
+        workers = [ctx.Process(target=worker, args=(target, seats[i::procs], bot, ready, go,
+                                                    results)) for i in range(procs)]
+        for w in workers:
+            w.start()
+        ready.wait()
+        server_before = cpu_seconds(server_pid)
+        start = time.perf_counter()
+        go.set()
+        outcomes = [results.get() for _ in workers]
+        seconds = time.perf_counter() - start
+        for w in workers:
+            w.join()
+        errors = [o for o in outcomes if isinstance(o, str)]
+        if errors:
+            raise SystemExit(f"a client failed: {errors[0]}")
+        clients = sum(outcomes)
+    server = cpu_seconds(server_pid) - server_before
     answers = sum(len(client.record(g.game_id).answers) for g in games)
-    return answers, seconds
+    return answers, seconds, server, clients
+
+
+def report(label: str, runs: list) -> None:
+    rates = [a / s for a, s, _, _ in runs]
+    a, s, server, clients = runs[rates.index(statistics.median_low(rates))]
+    print(f"{label}: median {statistics.median(rates):6.0f} answered decisions/s "
+          f"(runs: {', '.join(f'{r:.0f}' for r in rates)}; median run: {a} in {s:.2f} s, "
+          f"CPU per decision: server {1e6 * server / a:.0f} us, clients "
+          f"{1e6 * clients / a:.0f} us)")
 
 
 def main(argv=None) -> int:
@@ -76,6 +138,11 @@ def main(argv=None) -> int:
                         help="games played one at a time for the single-game figure (default: 3)")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--bot", default="big-money")
+    parser.add_argument("--procs", type=int, default=1,
+                        help="client processes sharing the seats of the games at once "
+                             "(default: 1, this process)")
+    parser.add_argument("--runs", type=int, default=3,
+                        help="runs of the games at once; the median is printed (default: 3)")
     args = parser.parse_args(argv)
     if args.db != ":memory:" and Path(args.db).exists():
         raise SystemExit(f"{args.db} exists; give a new file")
@@ -83,20 +150,17 @@ def main(argv=None) -> int:
     try:
         with connect(target) as client:
             client.wait_ready()
-            answers = seconds = 0.0
-            for i in range(args.single):
-                a, s = play_games(client, 1, args.players, args.bot, seed=1000 + i)
-                answers, seconds = answers + a, seconds + s
-            print(f"1 game at a time:   {answers / seconds:8.0f} answered decisions/s "
-                  f"({int(answers)} in {seconds:.2f} s, {args.single} games)")
-            a, s = play_games(client, args.games, args.players, args.bot, seed=2000)
-            print(f"{args.games} games at once: {a / s:8.0f} answered decisions/s "
-                  f"({a} in {s:.2f} s)")
+            single = [play_games(client, target, proc.pid, 1, args.players, args.bot,
+                                 1000 + i, 1) for i in range(args.single)]
+            report("1 game at a time", [tuple(map(sum, zip(*single)))])
+            report(f"{args.games} games at once", [
+                play_games(client, target, proc.pid, args.games, args.players, args.bot,
+                           2000 + 1000 * i, args.procs) for i in range(args.runs)])
     finally:
         proc.terminate()
         proc.wait(10)
-    print(f"({args.players} seats per game, bot {args.bot!r}, db {args.db}, "
-          f"engine {len(dominion.CARDS)} cards, {os.cpu_count()} cores)")
+    print(f"({args.players} seats per game, bot {args.bot!r}, db {args.db}, client processes "
+          f"{args.procs}, engine {len(dominion.CARDS)} cards, {os.cpu_count()} cores)")
     return 0
 
 

@@ -34,13 +34,40 @@ def move_to_pb(move: dominion.Move) -> pb.Move:
     return pb.Move(verb=verb_to_pb(move.verb), card=move.card or "")
 
 
+# Views and decisions are built at every decision a stream sends; most of their parts repeat
+# (the same moves, an unchanged Supply or seat), so those parts are kept serialized and merged
+# into the message (C code) instead of being built field by field. The keys are immutable
+# engine values; each cache is emptied when it grows past _CACHED entries.
+_CACHED = 4096
+_move_bytes: dict = {}      # Move -> one TurnDecision.moves entry, serialized
+_supply_bytes: dict = {}    # supply listing -> the View.supply entries, serialized
+_player_bytes: dict = {}    # (seat, bot, PlayerView) -> one View.players entry, serialized
+
+
+def _cached(cache: dict, key, make):
+    value = cache.get(key)
+    if value is None:
+        if len(cache) >= _CACHED:
+            cache.clear()
+        value = cache[key] = make()
+    return value
+
+
+def _moves_to_bytes(moves) -> bytes:
+    get = _move_bytes.get
+    parts = [get(m) or _cached(_move_bytes, m, lambda m=m: pb.TurnDecision(
+        moves=[move_to_pb(m)]).SerializeToString()) for m in moves]
+    return b"".join(parts)
+
+
 def decision_to_pb(decision: dominion.Decision, sequence: int) -> pb.Decision:
     msg = pb.Decision(sequence=sequence, player=decision.player, prompt=decision.prompt,
                       card=decision.card or "", purpose=decision.purpose,
                       about_cards=decision.about_cards, about_player=decision.about_player)
     kind = decision.kind
     if kind == dominion.TURN:
-        msg.turn.moves.extend(move_to_pb(m) for m in decision.moves)
+        msg.turn.SetInParent()
+        msg.turn.MergeFromString(_moves_to_bytes(decision.moves))
     elif kind == dominion.SELECT:
         msg.select.cards.extend(decision.cards)
         msg.select.min, msg.select.max = decision.min, decision.max
@@ -109,10 +136,26 @@ def public_decision_to_pb(waiting: dominion.PublicDecision) -> pb.PublicDecision
                              text=waiting.text)
 
 
+def _supply_to_bytes(supply: tuple) -> bytes:
+    return pb.View(supply=[pb.SupplyPile(name=n, count=c, cost=k)
+                           for n, c, k in supply]).SerializeToString()
+
+
+def _player_to_bytes(key: tuple) -> bytes:
+    seat, bot, p = key
+    return pb.View(players=[pb.PlayerView(
+        seat=seat, name=p.name, bot=bot, hand_visible=p.hand is not None,
+        hand=p.hand or (), hand_size=p.hand_size, deck_size=p.deck_size,
+        discard_size=p.discard_size, discard_top=p.discard_top or "", in_play=p.in_play,
+        aside=p.aside, looking=p.looking or (), looking_size=p.looking_size,
+        turns_taken=p.turns_taken, vp=p.vp)]).SerializeToString()
+
+
 def view_to_pb(game_id: str, state: dominion.State, viewer: Optional[int], bots: tuple,
-               log_from: Optional[int]) -> pb.View:
+               log_from: Optional[int], decision: Optional[pb.Decision] = None) -> pb.View:
     """What ``viewer`` (None: a spectator) may see of ``state``, with the log from ``log_from``
-    (None: no log)."""
+    (None: no log). ``decision``: the pending decision's message when the caller has made it
+    already (it is the viewer's)."""
     v = dominion.view(state, viewer, log_from=None)
     sequence = dominion.decision_number(state)
     msg = pb.View(game_id=game_id, kingdom=v.kingdom, trash=v.trash, current=v.current,
@@ -121,20 +164,19 @@ def view_to_pb(game_id: str, state: dominion.State, viewer: Optional[int], bots:
                   game_over=v.game_over)
     if viewer is not None:
         msg.viewer = viewer
-    msg.supply.extend(pb.SupplyPile(name=n, count=c, cost=k) for n, c, k in v.supply)
-    for seat, p in enumerate(v.players):
-        msg.players.append(pb.PlayerView(
-            seat=seat, name=p.name, bot=bots[seat], hand_visible=p.hand is not None,
-            hand=p.hand or (), hand_size=p.hand_size, deck_size=p.deck_size,
-            discard_size=p.discard_size, discard_top=p.discard_top or "", in_play=p.in_play,
-            aside=p.aside, looking=p.looking or (), looking_size=p.looking_size,
-            turns_taken=p.turns_taken, vp=p.vp))
+    parts = [_supply_bytes.get(v.supply) or _cached(_supply_bytes, v.supply,
+                                                    lambda: _supply_to_bytes(v.supply))]
+    for key in zip(range(len(v.players)), bots, v.players):
+        parts.append(_player_bytes.get(key) or _cached(_player_bytes, key,
+                                                       lambda key=key: _player_to_bytes(key)))
+    msg.MergeFromString(b"".join(parts))
     if v.waiting_for is not None:
         msg.waiting_for = v.waiting_for
     if v.waiting is not None:
         msg.waiting.CopyFrom(public_decision_to_pb(v.waiting))
     if v.decision is not None:
-        msg.decision.CopyFrom(decision_to_pb(v.decision, sequence))
+        msg.decision.CopyFrom(decision if decision is not None else
+                              decision_to_pb(v.decision, sequence))
     if log_from is not None:
         log = state.log
         names = state.config.players

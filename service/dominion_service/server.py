@@ -37,6 +37,7 @@ TOKEN_METADATA = "x-seat-token"
 SERVICE_NAME = pb.DESCRIPTOR.services_by_name["DominionService"].full_name
 DEFAULT_KINGDOM = "First Game"
 _EVENT_BATCH = 256  # most events in one stream message
+_STOPPING = "the server is stopping; resume the stream from the next event once it is back"
 
 
 # Limits on what a request may carry: every string and list is bounded, so that no request (and
@@ -100,14 +101,14 @@ class Game:
                      for seat, s in enumerate(seats) if s.bot}
         self.created = created
         self.lock = asyncio.Lock()
-        self.changed = asyncio.Event()
+        self.watchers: set = set()   # one asyncio.Event per stream following the game
         self.bot_retry = 0.0   # seconds before the bots try again after a storage failure
 
     def publish(self, state: dominion.State) -> None:
-        """Make ``state`` current and wake everyone waiting for a change."""
+        """Make ``state`` current and wake every stream that follows the game."""
         self.state = state
-        woken, self.changed = self.changed, asyncio.Event()
-        woken.set()
+        for wake in self.watchers:
+            wake.set()
 
     def seat_of_token(self, token: str) -> Optional[int]:
         digest = token_digest(token)
@@ -133,6 +134,9 @@ class DominionService(pb_grpc.DominionServiceServicer):
         # Storage calls run in one worker thread: the event loop keeps serving while a write
         # is made durable, and writes reach the database in the order they were made.
         self._db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dominion-db")
+        # Answers waiting to be stored, and whether a group commit is under way (`_write`).
+        self._writes: list = []
+        self._writing = False
 
     # --- life cycle ---------------------------------------------------------------------------
 
@@ -183,6 +187,8 @@ class DominionService(pb_grpc.DominionServiceServicer):
         self.storage.close()
 
     async def _store(self, fn, *args):
+        if getattr(self.storage, "inline", False):  # no disk: not worth a thread hop
+            return fn(*args)
         return await asyncio.get_running_loop().run_in_executor(self._db, fn, *args)
 
     # --- helpers --------------------------------------------------------------------------------
@@ -254,8 +260,8 @@ class DominionService(pb_grpc.DominionServiceServicer):
         learns that the answer was not applied (UNAVAILABLE: retry it)."""
         number = dominion.decision_number(state) - 1
         try:
-            await self._store(self.storage.append_answer, game.id, number, seat,
-                              state.answers[number][1], dominion.is_over(state), state.turn)
+            await self._write((game.id, number, seat, state.answers[number][1],
+                               dominion.is_over(state), state.turn))
         except Exception:
             log.exception("game %s: answer %d could not be stored; not applied", game.id,
                           number)
@@ -265,6 +271,50 @@ class DominionService(pb_grpc.DominionServiceServicer):
         game.publish(state)
         if dominion.is_over(state):
             self._retire(game)
+
+    async def _write(self, row: tuple) -> None:
+        """Store one answer (`Storage.append_answer`'s arguments); returns once it is durable.
+        Answers that arrive while a write is under way are stored together in the next one
+        (a group commit: one transaction, one sync for many games), each with its own outcome."""
+        done = asyncio.get_running_loop().create_future()
+        self._writes.append((row, done))
+        if not self._writing:
+            self._writing = True
+            asyncio.ensure_future(self._write_batches())
+        await done
+
+    async def _write_batches(self) -> None:
+        try:
+            while self._writes:
+                batch, self._writes = self._writes, []
+                try:
+                    errors = await self._store(self._append_rows, [row for row, _ in batch])
+                except Exception as e:  # the whole batch failed (its transaction, the worker)
+                    errors = [e] * len(batch)
+                for (_, done), error in zip(batch, errors):
+                    if done.done():
+                        continue
+                    if error is None:
+                        done.set_result(None)
+                    else:
+                        done.set_exception(error)
+        finally:
+            self._writing = False
+
+    def _append_rows(self, rows: list) -> list:
+        """In the storage thread: store ``rows``, one transaction when the storage can
+        (`SqliteStorage.append_answers`); each row's exception or None."""
+        many = getattr(self.storage, "append_answers", None)
+        if many is not None:
+            return many(rows)
+        errors = []
+        for row in rows:
+            try:
+                self.storage.append_answer(*row)
+                errors.append(None)
+            except Exception as e:
+                errors.append(e)
+        return errors
 
     async def _play_bots(self, game: Game) -> None:
         """Answer for the server's bots for as long as one of them is asked. Caller holds the
@@ -488,7 +538,11 @@ class DominionService(pb_grpc.DominionServiceServicer):
         # Shielded: a caller hanging up mid-way must not leave a stored answer unapplied.
         return await asyncio.shield(self._answer(game, seat, answer))
 
-    async def _answer(self, game: Game, seat: int, answer: pb.Answer) -> pb.SubmitAnswerResponse:
+    async def _answer(self, game: Game, seat: int, answer: pb.Answer,
+                      applied=None) -> pb.SubmitAnswerResponse:
+        """Apply ``answer`` for ``seat``, or raise ServiceError changing nothing.
+        ``applied()`` is called as soon as the answer is stored and current, before the
+        server's bots answer after it (Play sends the outcome with the events it caused)."""
         async with game.lock:
             state = game.state
             decision = dominion.pending(state)
@@ -515,6 +569,8 @@ class DominionService(pb_grpc.DominionServiceServicer):
             except (AnswerShapeError, dominion.DominionError) as e:
                 raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT, _short(str(e))) from None
             await self._commit(game, new, seat)
+            if applied is not None:
+                applied()
             await self._play_bots(game)
             state = game.state
         return pb.SubmitAnswerResponse(sequence=dominion.decision_number(state),
@@ -524,53 +580,143 @@ class DominionService(pb_grpc.DominionServiceServicer):
         try:
             game = await self._game(request.game_id)
             seat = self._seat(game, context, required=False)
-            if request.from_event > len(game.state.log):
-                raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT,
-                                   f"from_event {request.from_event} is past the log's end "
-                                   f"({len(game.state.log)} events)")
+            self._check_from_event(game, request.from_event)
         except ServiceError as e:
             await context.abort(e.code, e.message)
-        cursor = request.from_event
-        sent_decision = None
-        sent_waiting = None
-        names = game.state.config.players
-        while True:
-            state, changed = game.state, game.changed
-            events = state.log
-            # A long backlog goes out in slices, letting other calls run between them.
-            while len(events) - cursor > _EVENT_BATCH:
-                yield pb.StreamEventsResponse(events=[
-                    event_to_pb(events[i], i, seat, names)
-                    for i in range(cursor, cursor + _EVENT_BATCH)])
-                cursor += _EVENT_BATCH
-            update = pb.StreamEventsResponse(events=[
-                event_to_pb(events[i], i, seat, names) for i in range(cursor, len(events))])
-            cursor = len(events)
-            decision = dominion.pending(state)
-            number = dominion.decision_number(state)
-            if decision is None:
-                update.game_over.scores.extend(dominion.score(state))
-                update.game_over.winners.extend(dominion.winners(state))
-                yield update
+        async for update in self._follow(game, seat, request.from_event, context,
+                                         pb.StreamEventsResponse, asyncio.Event()):
+            yield update
+
+    @staticmethod
+    def _check_from_event(game: Game, from_event: int) -> None:
+        if from_event > len(game.state.log):
+            raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT,
+                               f"from_event {from_event} is past the log's end "
+                               f"({len(game.state.log)} events)")
+
+    async def _follow(self, game: Game, seat: Optional[int], cursor: int, context, message,
+                      wake: asyncio.Event, play: Optional["_PlayStream"] = None):
+        """The updates of StreamEvents and Play (``message``: their response class, whose
+        fields 1 to 4 are alike): new events, the seat's decision with its view, what the game
+        waits for, and the end; for Play also each answer's outcome. Sleeps until ``wake``
+        is set: by every change of the game, at shutdown, and by Play's reader."""
+        game.watchers.add(wake)
+        try:
+            sent_decision = sent_waiting = None
+            names = game.state.config.players
+            while True:
+                wake.clear()
+                if play is not None and play.fatal is not None:
+                    await context.abort(*play.fatal)
+                state = game.state
+                if play is not None and play.batched and not play.must_send(state, seat,
+                                                                            sent_decision):
+                    if play.finished:
+                        return
+                    if game.state is state and not wake.is_set():
+                        await wake.wait()
+                    if self.stopping.is_set():
+                        await context.abort(grpc.StatusCode.UNAVAILABLE, _STOPPING)
+                    continue
+                events = state.log
+                # A long backlog goes out in slices, letting other calls run between them.
+                while len(events) - cursor > _EVENT_BATCH:
+                    yield message(events=[event_to_pb(events[i], i, seat, names)
+                                          for i in range(cursor, cursor + _EVENT_BATCH)])
+                    cursor += _EVENT_BATCH
+                update = message(events=[event_to_pb(events[i], i, seat, names)
+                                         for i in range(cursor, len(events))])
+                cursor = len(events)
+                decision = dominion.pending(state)
+                number = dominion.decision_number(state)
+                if decision is None:
+                    if play is not None:   # outcomes first; the end is the last message
+                        while len(play.outcomes) > 1:
+                            yield play.outcome(message())
+                        play.outcome(update)
+                    update.game_over.scores.extend(dominion.score(state))
+                    update.game_over.winners.extend(dominion.winners(state))
+                    yield update
+                    return
+                if seat is not None and decision.player == seat and number != sent_decision:
+                    sent_decision = number
+                    wire = decision_to_pb(decision, number)
+                    update.decision.decision.CopyFrom(wire)
+                    update.decision.view.CopyFrom(view_to_pb(game.id, state, seat,
+                                                             game.bot_names, None, wire))
+                waiting = dominion.public_decision(decision, names,
+                                                   len(state.players[decision.player].hand))
+                if waiting != sent_waiting:
+                    sent_waiting = waiting
+                    update.waiting.CopyFrom(public_decision_to_pb(waiting))
+                if play is not None:
+                    play.outcome(update)
+                if update.ListFields():
+                    yield update
+                if play is not None:
+                    if play.outcomes:
+                        continue
+                    if play.finished:   # the client closed its side; every outcome is sent
+                        return
+                if game.state is state and not wake.is_set():
+                    await wake.wait()   # set by every change, and at shutdown (`stop_streams`)
+                if self.stopping.is_set():
+                    await context.abort(grpc.StatusCode.UNAVAILABLE, _STOPPING)
+        finally:
+            game.watchers.discard(wake)
+
+    async def Play(self, requests, context):
+        try:
+            try:
+                first = await requests.__anext__()
+            except StopAsyncIteration:   # the client closed the stream without a word
                 return
-            if seat is not None and decision.player == seat and number != sent_decision:
-                sent_decision = number
-                update.decision.decision.CopyFrom(decision_to_pb(decision, number))
-                update.decision.view.CopyFrom(view_to_pb(game.id, state, seat, game.bot_names,
-                                                         None))
-            waiting = dominion.public_decision(decision, names,
-                                               len(state.players[decision.player].hand))
-            if waiting != sent_waiting:
-                sent_waiting = waiting
-                update.waiting.CopyFrom(public_decision_to_pb(waiting))
-            if update.events or update.HasField("decision") or update.HasField("waiting"):
+            start = _play_start(first)
+            game = await self._game(start.game_id)
+            seat = self._seat(game, context, required=True)
+            self._check_from_event(game, start.from_event)
+        except ServiceError as e:
+            await context.abort(e.code, e.message)
+        play = _PlayStream(start.batched)
+        reader = asyncio.ensure_future(self._read_answers(requests, game, seat, play))
+        try:
+            async for update in self._follow(game, seat, start.from_event, context,
+                                             pb.PlayResponse, play.wake, play):
                 yield update
-            if game.state is state:
-                await changed.wait()   # set by every change, and at shutdown (`stop_streams`)
-            if self.stopping.is_set():
-                await context.abort(grpc.StatusCode.UNAVAILABLE,
-                                    "the server is stopping; resume the stream from the next "
-                                    "event once it is back")
+        finally:
+            reader.cancel()
+
+    async def _read_answers(self, requests, game: Game, seat: int, play: "_PlayStream"):
+        """Play's reading side: applies each answer as SubmitAnswer does, and hands its outcome
+        to the writing side (`_follow`). A malformed message ends the stream."""
+        try:
+            async for request in requests:
+                if isinstance(request, _Undecodable):
+                    return play.fail(_undecodable_message(request))
+                kind = request.WhichOneof("kind")
+                if kind != "answer":
+                    return play.fail(
+                        "this stream is started already: send PlayRequest.answer messages"
+                        if kind == "start" else
+                        "the message is empty: send PlayRequest.answer (or start, first)")
+                answer = request.answer
+                sequence = answer.sequence
+                try:
+                    if not answer.HasField("sequence"):
+                        raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT,
+                                           "Answer.sequence is required: the Decision.sequence "
+                                           "you answer")
+                    # Shielded: a client hanging up must not leave a stored answer unapplied.
+                    await asyncio.shield(self._answer(game, seat, answer,
+                                                      lambda: play.accept(sequence)))
+                except ServiceError as e:
+                    play.refuse(sequence, e)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # the client went away mid-read: the call is over anyway
+            log.debug("game %s: a Play stream stopped reading", game.id, exc_info=True)
+        finally:
+            play.reading_done()
 
     async def GetRecord(self, request, context):
         try:
@@ -594,6 +740,67 @@ class DominionService(pb_grpc.DominionServiceServicer):
             if number % 200 == 199:
                 await asyncio.sleep(0)
         return out
+
+
+class _PlayStream:
+    """What a Play stream's reading side tells its writing side: outcomes of answers to send,
+    a malformed message that ends the stream, the client's end of sending."""
+
+    __slots__ = ("wake", "outcomes", "fatal", "finished", "batched")
+
+    def __init__(self, batched: bool):
+        self.batched = batched       # PlayStart.batched
+        self.wake = asyncio.Event()
+        self.outcomes: list = []     # (sequence, None) applied, or (sequence, ServiceError)
+        self.fatal: Optional[tuple] = None   # (status code, message) to end the stream with
+        self.finished = False
+
+    def accept(self, sequence: int) -> None:
+        self.outcomes.append((sequence, None))
+        self.wake.set()
+
+    def refuse(self, sequence: int, error: ServiceError) -> None:
+        self.outcomes.append((sequence, error))
+        self.wake.set()
+
+    def fail(self, message: str) -> None:
+        self.fatal = (grpc.StatusCode.INVALID_ARGUMENT, message)
+        self.wake.set()
+
+    def reading_done(self) -> None:
+        self.finished = True
+        self.wake.set()
+
+    def must_send(self, state: dominion.State, seat: int, sent_decision) -> bool:
+        """Batched: whether a message must go now (a new decision of the seat, a refusal, the
+        end); everything else waits for it."""
+        decision = dominion.pending(state)
+        if decision is None or any(error is not None for _, error in self.outcomes):
+            return True
+        return decision.player == seat and dominion.decision_number(state) != sent_decision
+
+    def outcome(self, update):
+        """Put the oldest outcome not sent yet into ``update`` (a PlayResponse)."""
+        if self.outcomes:
+            sequence, error = self.outcomes.pop(0)
+            if error is None:
+                update.accepted = sequence
+            else:
+                update.refused.sequence = sequence
+                update.refused.code = error.code.value[0]
+                update.refused.message = error.message
+        return update
+
+
+def _play_start(request) -> pb.PlayStart:
+    """The PlayStart of a Play stream's first message, or INVALID_ARGUMENT."""
+    if isinstance(request, _Undecodable):
+        raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT, _undecodable_message(request))
+    if request.WhichOneof("kind") != "start":
+        raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT,
+                           "the first message of a Play stream is PlayRequest.start, naming the "
+                           "game; answers come after it")
+    return request.start
 
 
 def _client_address(context) -> str:
@@ -763,11 +970,14 @@ def _lenient(message_class):
     return deserialize
 
 
+def _undecodable_message(request: _Undecodable) -> str:
+    return (f"the request is not a valid {request.type_name} message ({request.error}); "
+            "send the message the method takes, serialized")
+
+
 def _refusing_undecodable(method, streaming: bool):
     """``method`` behind a check that its request could be decoded."""
-    def refusal(request):
-        return (f"the request is not a valid {request.type_name} message ({request.error}); "
-                "send the message the method takes, serialized")
+    refusal = _undecodable_message
 
     if streaming:
         async def stream(request, context):
@@ -786,18 +996,22 @@ def _refusing_undecodable(method, streaming: bool):
 
 def service_handler(service: DominionService) -> grpc.GenericRpcHandler:
     """The DominionService methods, as the generated registration makes them, except that
-    undecodable request bytes are refused with INVALID_ARGUMENT and a message."""
+    undecodable request bytes are refused with INVALID_ARGUMENT and a message (a streamed
+    request's by the method itself: Play)."""
     descriptor = pb.DESCRIPTOR.services_by_name["DominionService"]
     handlers = {}
     for m in descriptor.methods:
         request_class = getattr(pb, m.input_type.name)
         response_class = getattr(pb, m.output_type.name)
-        make = grpc.unary_stream_rpc_method_handler if m.server_streaming else \
-            grpc.unary_unary_rpc_method_handler
-        handlers[m.name] = make(
-            _refusing_undecodable(getattr(service, m.name), m.server_streaming),
-            request_deserializer=_lenient(request_class),
-            response_serializer=response_class.SerializeToString)
+        method = getattr(service, m.name)
+        if m.client_streaming:
+            make = grpc.stream_stream_rpc_method_handler
+        else:
+            make = grpc.unary_stream_rpc_method_handler if m.server_streaming else \
+                grpc.unary_unary_rpc_method_handler
+            method = _refusing_undecodable(method, m.server_streaming)
+        handlers[m.name] = make(method, request_deserializer=_lenient(request_class),
+                                response_serializer=response_class.SerializeToString)
     return grpc.method_handlers_generic_handler(descriptor.full_name, handlers)
 
 

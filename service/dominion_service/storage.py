@@ -64,6 +64,12 @@ class Storage(Protocol):
         """Store answer number ``number`` (0-based, the decision's sequence number), and with
         it how many answers the game has acknowledged, whether it is over, and its turn."""
 
+    # Optional: an attribute ``inline``, true when calls are quick enough (no disk sync) for the
+    # server to make them on its event loop rather than in its storage thread.
+    # Optional: append_answers(rows) -> list, storing several `append_answer` argument tuples
+    # at once and returning each row's exception or None (see `SqliteStorage.append_answers`);
+    # the server uses it when present, else calls append_answer once per row.
+
     def load_games(self) -> Iterator:
         """Every stored game that is not over, with its answers (`StoredGame`), or a
         `BrokenGame` for one that cannot be read, in creation order."""
@@ -160,6 +166,7 @@ class SqliteStorage:
     def __init__(self, path=":memory:"):
         path = str(path)
         self.path = path
+        self.inline = path == ":memory:"   # nothing to sync: the server calls it directly
         self.created_folder = None
         self._lock = None
         if path != ":memory:":
@@ -247,6 +254,22 @@ class SqliteStorage:
             self._conn.execute("UPDATE games SET answer_count = ?, over = ?, turn = ? "
                                "WHERE game_id = ?", (number + 1, int(over), turn, game_id))
 
+    def append_answers(self, rows) -> list:
+        """Store many answers (``append_answer``'s arguments, one tuple each, from different
+        games) in one transaction, so one sync makes them all durable: the server's group
+        commit. Each row is its own savepoint: a row that fails is not stored and its
+        exception is returned in its place (None for a row stored); when the commit itself
+        fails, the exception is raised and none is stored."""
+        errors = []
+        with self._transaction():
+            for row in rows:
+                try:
+                    self.append_answer(*row)
+                    errors.append(None)
+                except Exception as e:  # this row only; it was rolled back to its savepoint
+                    errors.append(e)
+        return errors
+
     _COLUMNS = "game_id, config, seats, created, answer_count, turn"
 
     def load_games(self) -> Iterator:
@@ -296,16 +319,25 @@ class SqliteStorage:
 
 
 class _Transaction:
-    """BEGIN ... COMMIT, or ROLLBACK when the body raises."""
+    """BEGIN ... COMMIT, or ROLLBACK when the body raises; inside a transaction already, a
+    savepoint (released, or rolled back to when the body raises)."""
 
     def __init__(self, conn: sqlite3.Connection):
         self.conn = conn
+        self.nested = False
 
     def __enter__(self):
-        self.conn.execute("BEGIN IMMEDIATE")
+        self.nested = self.conn.in_transaction
+        self.conn.execute("SAVEPOINT answer" if self.nested else "BEGIN IMMEDIATE")
 
     def __exit__(self, exc_type, exc, tb):
-        self.conn.execute("ROLLBACK" if exc_type else "COMMIT")
+        if not self.nested:
+            self.conn.execute("ROLLBACK" if exc_type else "COMMIT")
+        elif exc_type:
+            self.conn.execute("ROLLBACK TO answer")
+            self.conn.execute("RELEASE answer")
+        else:
+            self.conn.execute("RELEASE answer")
         return False
 
 

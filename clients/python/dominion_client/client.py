@@ -12,9 +12,11 @@
 
 Decisions and views come as engine values (`dominion.Decision`, `dominion.View`), so any
 `dominion.bots` bot can answer them; the wire messages are there too (``turn.message``).
+`Seat.decisions` plays on one Play stream, and `Seat.answer` sends each answer on it.
 """
 from __future__ import annotations
 
+import queue
 from typing import Iterator, Mapping, NamedTuple, Optional, Sequence, Union
 
 import grpc
@@ -51,6 +53,75 @@ class PendingDecision(NamedTuple):
 class GameResult(NamedTuple):
     scores: tuple
     winners: tuple
+
+
+_STATUS = {code.value[0]: code for code in grpc.StatusCode}
+
+
+class AnswerRefused(grpc.RpcError):
+    """An answer the server refused on a Play stream (nothing changed): the status code and
+    message SubmitAnswer would have failed with, so callers handle both alike."""
+
+    def __init__(self, refusal: pb.Refusal):
+        super().__init__(f"{_STATUS.get(refusal.code, grpc.StatusCode.UNKNOWN).name}: "
+                         f"{refusal.message}")
+        self.refusal = refusal
+
+    def code(self) -> grpc.StatusCode:
+        return _STATUS.get(self.refusal.code, grpc.StatusCode.UNKNOWN)
+
+    def details(self) -> str:
+        return self.refusal.message
+
+
+class PlayStreamEnded(grpc.RpcError):
+    """A Play stream that ended before an answer's outcome came (the answer may or may not
+    have been applied: resume, and its sequence number tells)."""
+
+    def code(self) -> grpc.StatusCode:
+        return grpc.StatusCode.UNAVAILABLE
+
+    def details(self) -> str:
+        return "the Play stream ended before the answer's outcome came; resume the stream"
+
+
+class PlayCall:
+    """One Play stream from a thread. gRPC's sync API reads requests from an iterator in a
+    thread of its own, so answers go through a queue; responses are read here. ``batched``:
+    PlayStart.batched."""
+
+    def __init__(self, stub, game_id: str, from_event: int, metadata, batched: bool = False):
+        self._requests: queue.SimpleQueue = queue.SimpleQueue()
+        self._requests.put(pb.PlayRequest(start=pb.PlayStart(
+            game_id=game_id, from_event=from_event, batched=batched)))
+        self._call = stub.Play(iter(self._requests.get, None), metadata=metadata)
+        self.unread: list = []   # responses read while waiting for an outcome, not handled yet
+
+    def send(self, answer: pb.Answer) -> None:
+        self._requests.put(pb.PlayRequest(answer=answer))
+
+    def receive(self) -> Optional[pb.PlayResponse]:
+        """The next response not handled yet; None once the stream has ended."""
+        if self.unread:
+            return self.unread.pop(0)
+        return next(self._call, None)
+
+    def outcome(self, sequence: int) -> None:
+        """Wait for the outcome of the answer with ``sequence``; raises `AnswerRefused` when it
+        was refused. The responses read meanwhile are kept for `receive`."""
+        while True:
+            update = next(self._call, None)
+            if update is None:
+                raise PlayStreamEnded()
+            self.unread.append(update)
+            if update.HasField("accepted") and update.accepted == sequence:
+                return
+            if update.HasField("refused") and update.refused.sequence == sequence:
+                raise AnswerRefused(update.refused)
+
+    def close(self) -> None:
+        self._requests.put(None)
+        self._call.cancel()
 
 
 class Client:
@@ -156,6 +227,7 @@ class Seat:
         self.metadata = ((TOKEN_METADATA, token),) if token else ()
         self.next_event = 0     # index of the first event the stream has not delivered yet
         self.result: Optional[GameResult] = None    # set when a stream saw the game end
+        self.play: Optional[PlayCall] = None        # the Play stream `decisions` has open
 
     def view(self, log_from: Optional[int] = None) -> dominion.View:
         return view_from_pb(self.view_message(log_from))
@@ -183,45 +255,95 @@ class Seat:
         finally:
             stream.cancel()
 
-    def decisions(self, on_event=None) -> Iterator[PendingDecision]:
+    def decisions(self, on_event=None, batched: bool = False) -> Iterator[PendingDecision]:
         """My decisions, one at a time, until the game ends; ``on_event(dominion.Event)`` is
-        called for each event seen on the way. The game's result is then in `result`.
+        called for each event seen on the way. The game's result is then in `result`. Plays
+        on one Play stream, on which `answer` sends the answers; it starts where the last
+        stream of this object stopped, so calling it again after a broken connection misses
+        nothing and repeats nothing (the pending decision comes again).
 
         Each decision's view carries, as its log, the events streamed since the previous
         decision (``log_start`` is the first one's index), so a bot that counts its cards from
-        the log (``bot.log_from``) sees over the network what it would see in-process."""
-        unseen: list = []
-        first = self.next_event
-        for update in self.updates():
+        the log (``bot.log_from``) sees over the network what it would see in-process.
+
+        ``batched`` (for bots): events come only with the seat's decisions (PlayStart.batched),
+        one message per decision; `answer` then returns with the next message (the seat's next
+        decision, or the end), which brings its outcome."""
+        if not self.metadata:
+            raise ValueError("a spectator has no decisions; follow the game with updates()")
+        play = self.play = PlayCall(self.client.stub, self.game_id, self.next_event,
+                                    self.metadata, batched)
+        tracker = DecisionTracker(self, on_event)
+        try:
+            while True:
+                update = play.receive()
+                if update is None:
+                    return
+                pending = tracker.read(update)
+                if pending is not None:
+                    yield pending
+                if self.result is not None:
+                    return
+        finally:
+            if self.play is play:
+                self.play = None
+            play.close()
+
+    def answer(self, decision: Union[PendingDecision, pb.Decision], answer) -> \
+            Optional[pb.SubmitAnswerResponse]:
+        """Answer ``decision`` (a `PendingDecision` or wire `Decision`) with an engine-shaped
+        answer: a `dominion.Move` for a turn, card names, or options. On the Play stream of
+        `decisions` when one is open (returns None once the server applied it), else with
+        SubmitAnswer (returns its response). A refusal raises grpc.RpcError with the server's
+        status (INVALID_ARGUMENT for an illegal answer, ...; `AnswerRefused` on the stream)."""
+        if isinstance(decision, PendingDecision):
+            decision = decision.message.decision
+        msg = answer_to_pb(decision.WhichOneof("kind"), answer, decision.sequence)
+        if self.play is not None:
+            self.play.send(msg)
+            self.play.outcome(decision.sequence)
+            return None
+        return self.client.stub.SubmitAnswer(
+            pb.SubmitAnswerRequest(game_id=self.game_id, answer=msg), metadata=self.metadata)
+
+
+class DecisionTracker:
+    """Turns a seat's stream updates (StreamEvents' or Play's) into `PendingDecision` values,
+    keeping the seat's place in the log (`Seat.next_event`) and its result."""
+
+    def __init__(self, seat, on_event=None):
+        self.seat = seat
+        self.on_event = on_event
+        self.unseen: list = []
+        self.first = seat.next_event
+
+    def read(self, update) -> Optional[PendingDecision]:
+        """Take in one update; the decision it brings, if any."""
+        seat = self.seat
+        if update.events:
+            unseen = self.unseen
+            if not unseen:
+                self.first = update.events[0].index
+            on_event = self.on_event
             for event in update.events:
                 converted = event_from_pb(event)
                 if on_event is not None:
                     on_event(converted)
-                if not unseen:
-                    first = event.index
                 unseen.append(converted)
-            if update.HasField("decision"):
-                msg = update.decision
-                view = view_from_pb(msg.view)
-                if not view.log and unseen:
-                    view = view._replace(log=tuple(unseen), log_start=first)
-                unseen = []
-                yield PendingDecision(msg.decision.sequence, decision_from_pb(msg.decision),
-                                      view, msg)
-            if update.HasField("game_over"):
-                self.result = GameResult(tuple(update.game_over.scores),
-                                         tuple(update.game_over.winners))
-                return
-
-    def answer(self, decision: Union[PendingDecision, pb.Decision], answer) -> pb.SubmitAnswerResponse:
-        """Answer ``decision`` (a `PendingDecision` or wire `Decision`) with an engine-shaped
-        answer: a `dominion.Move` for a turn, card names, or options. Raises grpc.RpcError
-        with the server's status (INVALID_ARGUMENT for an illegal answer, ...)."""
-        if isinstance(decision, PendingDecision):
-            decision = decision.message.decision
-        msg = answer_to_pb(decision.WhichOneof("kind"), answer, decision.sequence)
-        return self.client.stub.SubmitAnswer(
-            pb.SubmitAnswerRequest(game_id=self.game_id, answer=msg), metadata=self.metadata)
+            seat.next_event = update.events[-1].index + 1
+        pending = None
+        if update.HasField("decision"):
+            msg = update.decision
+            decision = decision_from_pb(msg.decision)
+            view = view_from_pb(msg.view, decision)
+            if not view.log and self.unseen:
+                view = view._replace(log=tuple(self.unseen), log_start=self.first)
+            self.unseen = []
+            pending = PendingDecision(msg.decision.sequence, decision, view, msg)
+        if update.HasField("game_over"):
+            seat.result = GameResult(tuple(update.game_over.scores),
+                                     tuple(update.game_over.winners))
+        return pending
 
 
 def connect(target: str) -> Client:

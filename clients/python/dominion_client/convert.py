@@ -27,14 +27,29 @@ def kind_of(decision: pb.Decision) -> str:
     return decision.WhichOneof("kind")
 
 
+# A turn's moves repeat from decision to decision: their conversion is kept, keyed by their
+# serialized form (emptied when it grows past this many entries).
+_CACHED = 4096
+_moves: dict = {}
+
+
+def _moves_from_pb(turn: pb.TurnDecision) -> tuple:
+    key = turn.SerializeToString()
+    moves = _moves.get(key)
+    if moves is None:
+        if len(_moves) >= _CACHED:
+            _moves.clear()
+        moves = _moves[key] = tuple(move_from_pb(m) for m in turn.moves)
+    return moves
+
+
 def decision_from_pb(msg: pb.Decision) -> dominion.Decision:
     kind = kind_of(msg)
     common = dict(player=msg.player, kind=kind, prompt=msg.prompt, card=msg.card or None,
                   purpose=msg.purpose, about_cards=tuple(msg.about_cards),
                   about_player=msg.about_player if msg.HasField("about_player") else None)
     if kind == dominion.TURN:
-        return dominion.Decision(**common, moves=tuple(move_from_pb(m) for m in msg.turn.moves),
-                                 min=1, max=1)
+        return dominion.Decision(**common, moves=_moves_from_pb(msg.turn), min=1, max=1)
     if kind == dominion.SELECT:
         return dominion.Decision(**common, cards=tuple(msg.select.cards), min=msg.select.min,
                                  max=msg.select.max)
@@ -57,7 +72,8 @@ def event_from_pb(msg: pb.Event) -> dominion.Event:
     return dominion.Event(msg.kind, msg.player, tuple(msg.cards), None, msg.detail or None)
 
 
-def view_from_pb(msg: pb.View) -> dominion.View:
+def view_from_pb(msg: pb.View, decision=None) -> dominion.View:
+    """``decision``: `msg.decision` converted already, when the caller has it."""
     players = tuple(dominion.PlayerView(
         name=p.name, hand=tuple(p.hand) if p.hand_visible else None, hand_size=p.hand_size,
         deck_size=p.deck_size, discard_size=p.discard_size, discard_top=p.discard_top or None,
@@ -70,7 +86,8 @@ def view_from_pb(msg: pb.View) -> dominion.View:
         supply=tuple((s.name, s.count, s.cost) for s in msg.supply), trash=tuple(msg.trash),
         players=players, current=msg.current, phase=_PHASES.get(msg.phase, ""), turn=msg.turn,
         actions=msg.actions, buys=msg.buys, coins=msg.coins,
-        decision=decision_from_pb(msg.decision) if msg.HasField("decision") else None,
+        decision=(decision or decision_from_pb(msg.decision)) if msg.HasField("decision")
+        else None,
         waiting_for=msg.waiting_for if msg.HasField("waiting_for") else None,
         log=tuple(event_from_pb(e) for e in msg.log),
         log_start=msg.log[0].index if msg.log else 0, game_over=over,

@@ -485,6 +485,50 @@ class StreamEventsResponse(_message.Message):
     waiting: PublicDecision
     def __init__(self, events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., decision: _Optional[_Union[YourDecision, _Mapping]] = ..., game_over: _Optional[_Union[GameOver, _Mapping]] = ..., waiting: _Optional[_Union[PublicDecision, _Mapping]] = ...) -> None: ...
 
+class PlayStart(_message.Message):
+    __slots__ = ("game_id", "from_event", "batched")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    FROM_EVENT_FIELD_NUMBER: _ClassVar[int]
+    BATCHED_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    from_event: int
+    batched: bool
+    def __init__(self, game_id: _Optional[str] = ..., from_event: _Optional[int] = ..., batched: _Optional[bool] = ...) -> None: ...
+
+class PlayRequest(_message.Message):
+    __slots__ = ("start", "answer")
+    START_FIELD_NUMBER: _ClassVar[int]
+    ANSWER_FIELD_NUMBER: _ClassVar[int]
+    start: PlayStart
+    answer: Answer
+    def __init__(self, start: _Optional[_Union[PlayStart, _Mapping]] = ..., answer: _Optional[_Union[Answer, _Mapping]] = ...) -> None: ...
+
+class Refusal(_message.Message):
+    __slots__ = ("sequence", "code", "message")
+    SEQUENCE_FIELD_NUMBER: _ClassVar[int]
+    CODE_FIELD_NUMBER: _ClassVar[int]
+    MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    sequence: int
+    code: int
+    message: str
+    def __init__(self, sequence: _Optional[int] = ..., code: _Optional[int] = ..., message: _Optional[str] = ...) -> None: ...
+
+class PlayResponse(_message.Message):
+    __slots__ = ("events", "decision", "game_over", "waiting", "accepted", "refused")
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    DECISION_FIELD_NUMBER: _ClassVar[int]
+    GAME_OVER_FIELD_NUMBER: _ClassVar[int]
+    WAITING_FIELD_NUMBER: _ClassVar[int]
+    ACCEPTED_FIELD_NUMBER: _ClassVar[int]
+    REFUSED_FIELD_NUMBER: _ClassVar[int]
+    events: _containers.RepeatedCompositeFieldContainer[Event]
+    decision: YourDecision
+    game_over: GameOver
+    waiting: PublicDecision
+    accepted: int
+    refused: Refusal
+    def __init__(self, events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., decision: _Optional[_Union[YourDecision, _Mapping]] = ..., game_over: _Optional[_Union[GameOver, _Mapping]] = ..., waiting: _Optional[_Union[PublicDecision, _Mapping]] = ..., accepted: _Optional[int] = ..., refused: _Optional[_Union[Refusal, _Mapping]] = ...) -> None: ...
+
 class GameConfig(_message.Message):
     __slots__ = ("players", "kingdom", "seed", "first_player", "always_ask")
     PLAYERS_FIELD_NUMBER: _ClassVar[int]

@@ -74,6 +74,11 @@ class DominionServiceStub:
                 request_serializer=dominion_dot_v1_dot_dominion__pb2.StreamEventsRequest.SerializeToString,
                 response_deserializer=dominion_dot_v1_dot_dominion__pb2.StreamEventsResponse.FromString,
                 _registered_method=True)
+        self.Play = channel.stream_stream(
+                '/dominion.v1.DominionService/Play',
+                request_serializer=dominion_dot_v1_dot_dominion__pb2.PlayRequest.SerializeToString,
+                response_deserializer=dominion_dot_v1_dot_dominion__pb2.PlayResponse.FromString,
+                _registered_method=True)
         self.GetRecord = channel.unary_unary(
                 '/dominion.v1.DominionService/GetRecord',
                 request_serializer=dominion_dot_v1_dot_dominion__pb2.GetRecordRequest.SerializeToString,
@@ -144,6 +149,26 @@ class DominionServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Play(self, request_iterator, context):
+        """Play a seat on one stream, the fastest way: the first PlayRequest names the game (the seat
+        token goes in call metadata, as for SubmitAnswer), then the server sends what StreamEvents
+        sends (events, the seat's decisions with its view, what the game waits for, the end) and
+        the client sends its answers on the same stream. Each answer keeps SubmitAnswer's
+        guarantees: it must name the pending decision's sequence number, it is applied at most once
+        and only once stored, and the outcome of every answer comes back on the stream
+        (PlayResponse.accepted, or PlayResponse.refused with SubmitAnswer's status code, changing
+        nothing; the stream stays open). Resume after a disconnect by opening a new stream from the
+        first event not received: the pending decision is sent again, with the same sequence number.
+        The stream itself ends with a status only for what no answer can mend: UNAUTHENTICATED,
+        PERMISSION_DENIED, NOT_FOUND, DATA_LOSS, INVALID_ARGUMENT for a malformed stream (a first
+        message that is not `start`, a second `start`, an empty or undecodable message), and
+        UNAVAILABLE when the server stops. It ends OK after the game's end has been sent, or once the
+        client has closed its side and every answer sent has its outcome.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def GetRecord(self, request, context):
         """A finished game's record (configuration with the seed, and every answer): enough to
         replay it exactly. FAILED_PRECONDITION while the game is still going (the seed is secret).
@@ -194,6 +219,11 @@ def add_DominionServiceServicer_to_server(servicer, server):
                     servicer.StreamEvents,
                     request_deserializer=dominion_dot_v1_dot_dominion__pb2.StreamEventsRequest.FromString,
                     response_serializer=dominion_dot_v1_dot_dominion__pb2.StreamEventsResponse.SerializeToString,
+            ),
+            'Play': grpc.stream_stream_rpc_method_handler(
+                    servicer.Play,
+                    request_deserializer=dominion_dot_v1_dot_dominion__pb2.PlayRequest.FromString,
+                    response_serializer=dominion_dot_v1_dot_dominion__pb2.PlayResponse.SerializeToString,
             ),
             'GetRecord': grpc.unary_unary_rpc_method_handler(
                     servicer.GetRecord,
@@ -417,6 +447,33 @@ class DominionService:
             '/dominion.v1.DominionService/StreamEvents',
             dominion_dot_v1_dot_dominion__pb2.StreamEventsRequest.SerializeToString,
             dominion_dot_v1_dot_dominion__pb2.StreamEventsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Play(request_iterator,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.stream_stream(
+            request_iterator,
+            target,
+            '/dominion.v1.DominionService/Play',
+            dominion_dot_v1_dot_dominion__pb2.PlayRequest.SerializeToString,
+            dominion_dot_v1_dot_dominion__pb2.PlayResponse.FromString,
             options,
             channel_credentials,
             insecure,
