@@ -102,7 +102,10 @@ class ConnectDoor:
     def __init__(self, service: DominionService):
         for method in pb.DESCRIPTOR.services_by_name["DominionService"].methods:
             handler = getattr(service, method.name)
-            door = _streaming(handler) if method.server_streaming else _unary(handler)
+            if method.client_streaming:
+                door = _full_duplex_only(method.name)
+            else:
+                door = _streaming(handler) if method.server_streaming else _unary(handler)
             setattr(self, _snake_case(method.name), door)
 
 
@@ -116,6 +119,18 @@ def _streaming(handler):
     async def call(request, ctx):
         async for reply in handler(request, _ConnectContext(ctx)):
             yield reply
+    return call
+
+
+def _full_duplex_only(name: str):
+    """A stream in both directions at once (Play) needs HTTP/2, which this HTTP/1.1 door has
+    not (nor has a browser's fetch): refused with the ways that work."""
+    async def call(requests, ctx):
+        raise ConnectError(Code.UNIMPLEMENTED,
+                           f"{name} streams both ways at once, which needs HTTP/2: use it on the "
+                           "native gRPC port; over the web, follow StreamEvents and answer with "
+                           "SubmitAnswer")
+        yield  # an async generator, as the generated protocol expects for a stream
     return call
 
 

@@ -269,3 +269,11 @@ def test_a_web_stream_ends_unavailable_when_the_server_stops_so_the_page_resumes
     assert stream.next() is None
     assert stream.end["error"]["code"] == "unavailable", stream.end
     stream.close()
+
+
+def test_play_streams_both_ways_so_the_web_door_points_to_the_ways_that_work(web):
+    stream = Stream(web.web_url, "Play", {"start": {"gameId": "x"}})
+    assert stream.next() is None
+    assert stream.end["error"]["code"] == "unimplemented"
+    assert "SubmitAnswer" in stream.end["error"]["message"]
+    stream.close()

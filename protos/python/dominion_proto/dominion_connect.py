@@ -41,6 +41,9 @@ class DominionService(Protocol):
     def stream_events(self, request: dominion_dot_v1_dot_dominion__pb2.StreamEventsRequest, ctx: RequestContext) -> AsyncIterator[dominion_dot_v1_dot_dominion__pb2.StreamEventsResponse]:
         raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
 
+    def play(self, request: AsyncIterator[dominion_dot_v1_dot_dominion__pb2.PlayRequest], ctx: RequestContext) -> AsyncIterator[dominion_dot_v1_dot_dominion__pb2.PlayResponse]:
+        raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
+
     async def get_record(self, request: dominion_dot_v1_dot_dominion__pb2.GetRecordRequest, ctx: RequestContext) -> dominion_dot_v1_dot_dominion__pb2.GetRecordResponse:
         raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
 
@@ -129,6 +132,16 @@ class DominionServiceASGIApplication(ConnectASGIApplication[DominionService]):
                         idempotency_level=IdempotencyLevel.UNKNOWN,
                     ),
                     function=svc.stream_events,
+                ),
+                "/dominion.v1.DominionService/Play": Endpoint.bidi_stream(
+                    method=MethodInfo(
+                        name="Play",
+                        service_name="dominion.v1.DominionService",
+                        input=dominion_dot_v1_dot_dominion__pb2.PlayRequest,
+                        output=dominion_dot_v1_dot_dominion__pb2.PlayResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                    ),
+                    function=svc.play,
                 ),
                 "/dominion.v1.DominionService/GetRecord": Endpoint.unary(
                     method=MethodInfo(
@@ -313,6 +326,26 @@ class DominionServiceClient(ConnectClient):
             timeout_ms=timeout_ms,
         )
 
+    def play(
+        self,
+        request: AsyncIterator[dominion_dot_v1_dot_dominion__pb2.PlayRequest],
+        *,
+        headers: Headers | Mapping[str, str] | None = None,
+        timeout_ms: int | None = None,
+    ) -> AsyncIterator[dominion_dot_v1_dot_dominion__pb2.PlayResponse]:
+        return self.execute_bidi_stream(
+            request=request,
+            method=MethodInfo(
+                name="Play",
+                service_name="dominion.v1.DominionService",
+                input=dominion_dot_v1_dot_dominion__pb2.PlayRequest,
+                output=dominion_dot_v1_dot_dominion__pb2.PlayResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+
     async def get_record(
         self,
         request: dominion_dot_v1_dot_dominion__pb2.GetRecordRequest,
@@ -350,6 +383,8 @@ class DominionServiceSync(Protocol):
     def submit_answer(self, request: dominion_dot_v1_dot_dominion__pb2.SubmitAnswerRequest, ctx: RequestContext) -> dominion_dot_v1_dot_dominion__pb2.SubmitAnswerResponse:
         raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
     def stream_events(self, request: dominion_dot_v1_dot_dominion__pb2.StreamEventsRequest, ctx: RequestContext) -> Iterator[dominion_dot_v1_dot_dominion__pb2.StreamEventsResponse]:
+        raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
+    def play(self, request: Iterator[dominion_dot_v1_dot_dominion__pb2.PlayRequest], ctx: RequestContext) -> Iterator[dominion_dot_v1_dot_dominion__pb2.PlayResponse]:
         raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
     def get_record(self, request: dominion_dot_v1_dot_dominion__pb2.GetRecordRequest, ctx: RequestContext) -> dominion_dot_v1_dot_dominion__pb2.GetRecordResponse:
         raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
@@ -438,6 +473,16 @@ class DominionServiceWSGIApplication(ConnectWSGIApplication):
                         idempotency_level=IdempotencyLevel.UNKNOWN,
                     ),
                     function=service.stream_events,
+                ),
+                "/dominion.v1.DominionService/Play": EndpointSync.bidi_stream(
+                    method=MethodInfo(
+                        name="Play",
+                        service_name="dominion.v1.DominionService",
+                        input=dominion_dot_v1_dot_dominion__pb2.PlayRequest,
+                        output=dominion_dot_v1_dot_dominion__pb2.PlayResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                    ),
+                    function=service.play,
                 ),
                 "/dominion.v1.DominionService/GetRecord": EndpointSync.unary(
                     method=MethodInfo(
@@ -616,6 +661,26 @@ class DominionServiceClientSync(ConnectClientSync):
                 service_name="dominion.v1.DominionService",
                 input=dominion_dot_v1_dot_dominion__pb2.StreamEventsRequest,
                 output=dominion_dot_v1_dot_dominion__pb2.StreamEventsResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+
+    def play(
+        self,
+        request: Iterator[dominion_dot_v1_dot_dominion__pb2.PlayRequest],
+        *,
+        headers: Headers | Mapping[str, str] | None = None,
+        timeout_ms: int | None = None,
+    ) -> Iterator[dominion_dot_v1_dot_dominion__pb2.PlayResponse]:
+        return self.execute_bidi_stream(
+            request=request,
+            method=MethodInfo(
+                name="Play",
+                service_name="dominion.v1.DominionService",
+                input=dominion_dot_v1_dot_dominion__pb2.PlayRequest,
+                output=dominion_dot_v1_dot_dominion__pb2.PlayResponse,
                 idempotency_level=IdempotencyLevel.UNKNOWN,
             ),
             headers=headers,
