@@ -346,3 +346,24 @@ def test_the_lobby_starts_games_on_chosen_and_random_kingdoms_and_lists_them(ser
     page.goto(server.web_url)
     page.locator("#games a.spectate").first.click()
     expect(page.locator("#status")).to_contain_text("Spectating")
+
+
+def test_a_game_between_two_people_gives_each_their_seats_link(server, browser):
+    ann, bob = browser.new_context(), browser.new_context()
+    try:
+        page = ann.new_page()
+        page.goto(server.web_url)
+        page.locator("#your-name").fill("Ann")
+        page.locator("#seat-1").select_option("")        # a person
+        page.locator("#create-game").click()
+        link = page.locator("#created li a")
+        expect(link).to_have_count(1)
+        bobs_page = bob.new_page()
+        bobs_page.goto(link.get_attribute("href"))
+        expect(bobs_page.locator("#status")).to_contain_text("You are Player 2")
+        page.locator("#created a.primary").click()
+        expect(page.locator("#status")).to_contain_text("You are Ann")
+        expect(page.locator("#players")).to_contain_text("Player 2")
+    finally:
+        ann.close()
+        bob.close()

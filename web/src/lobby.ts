@@ -45,7 +45,7 @@ export async function showLobby(root: HTMLElement): Promise<void> {
   }
   const drawSeats = () => {
     const n = Number(seatCount.value);
-    replace(seatRows, h("div", {}, "Seat 1: ", yourName),
+    replace(seatRows, h("div", {}, "Seat 1 (you): ", yourName),
       seatChoices.slice(0, n - 1).map((c, i) => h("div", {}, `Seat ${i + 2}: `, c)));
   };
   seatCount.addEventListener("change", drawSeats);
@@ -66,7 +66,11 @@ export async function showLobby(root: HTMLElement): Promise<void> {
   const kingdomDetail = h("div", { id: "kingdom-detail" });
   const drawKingdom = () => {
     const kind = kingdomKind.value;
-    if (kind === "preset") replace(kingdomDetail, preset);
+    if (kind === "preset") {
+      const cards = kingdoms.find((k) => k.name === preset.value)?.cards ?? [];
+      replace(kingdomDetail, preset, h("div", { class: "small", id: "preset-cards" },
+        cards.join(", ")));
+    }
     else if (kind === "random") {
       replace(kingdomDetail, setBoxes.map((b) => h("label", { class: "check" }, b, b.value)));
     } else {
@@ -76,6 +80,7 @@ export async function showLobby(root: HTMLElement): Promise<void> {
     }
   };
   kingdomKind.addEventListener("change", drawKingdom);
+  preset.addEventListener("change", drawKingdom);
   drawKingdom();
 
   const startButton = h("button", { id: "create-game", class: "primary" }, "Start the game");
