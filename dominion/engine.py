@@ -34,7 +34,8 @@ class PlayerWork:
 
 class Work:
     """Mutable copy of a `State`, alive only inside one call of `step` (an evolver). Its
-    ``supply`` stays a tuple, changed through `take_from_pile`."""
+    ``supply`` stays a tuple, changed through `take_from_pile`; ``log`` is the copied state's
+    log, ``events`` what was logged since."""
     __slots__ = State._fields + ("events", "owners_changed")
 
     def __init__(self, s: State):
@@ -55,13 +56,19 @@ class Work:
         self.events = []
         self.owners_changed = None   # seats whose cards changed owner in this step
 
-    def freeze(self) -> State:
-        log = self.log.extend(self.events) if self.events else self.log
+    def settle(self) -> None:
+        """Count again the VP of the seats whose cards changed owner (after each answer: views
+        show every seat's VP at every decision)."""
         if self.owners_changed:
             vp = list(self.vp)
             for seat in self.owners_changed:
                 vp[seat] = player_score(all_cards(self.players[seat]))
             self.vp = tuple(vp)
+            self.owners_changed = None
+
+    def freeze(self) -> State:
+        log = self.log.extend(self.events) if self.events else self.log
+        self.settle()
         players = []
         for p in self.players:  # a plain loop: a comprehension costs a function call
             players.append(_new_tuple(PlayerState, (p.hand, p.deck, p.discard, p.in_play,
