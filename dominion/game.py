@@ -599,10 +599,11 @@ class Observation:
     read a few fields of a view per decision, and building them all would cost as much as the
     rules. Every field is the `View`'s own, made by the same functions; it is not a tuple, so
     the simulation shows it to the built-in bots alone."""
-    __slots__ = ("_state", "player", "_log_from", "_log", "_view")
+    __slots__ = ("_state", "player", "log_from", "_log", "_view")
 
     def __init__(self, state: State, player: int, log_from: Optional[int]):
-        self._state, self.player, self._log_from = state, player, log_from
+        self._state, self.player = state, player
+        self.log_from = log_from   # as asked (`log` and `log_start` are the View's fields)
         self._log = self._view = None
 
     # The fields bots read at most decisions, straight from the state.
@@ -638,7 +639,7 @@ class Observation:
     @property
     def log(self) -> tuple:
         if self._log is None:
-            self._log = visible_log(self._state, self.player, self._log_from)
+            self._log = visible_log(self._state, self.player, self.log_from)
         return self._log[0]
 
     @property
@@ -651,7 +652,7 @@ class Observation:
         if name.startswith("_"):
             raise AttributeError(name)
         if self._view is None:
-            self._view = _view(self._state, self.player, self._log_from)
+            self._view = _view(self._state, self.player, self.log_from)
         return getattr(self._view, name)
 
 

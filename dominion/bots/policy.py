@@ -14,6 +14,7 @@ import re
 from functools import lru_cache
 
 from ..card import CARDS
+from ..game import Observation
 from ..state import CHOOSE, END_PHASE, ORDER, PLAY, PLAY_TREASURES, SELECT, TURN, BUY, Move
 from .knowledge import Holdings
 
@@ -93,7 +94,8 @@ class Player:
     def __init__(self, seed: int = 0):
         self._seed = seed
         self._rng = None
-        self.known: Holdings | None = None
+        self._known: Holdings | None = None
+        self._unread = None    # the last view shown, when its log is read only once needed
         self._reacted = None  # (attack identity, reactions revealed against it)
         self._blind = False    # shown no log: card counts follow the bot's own buys only
 
@@ -117,16 +119,32 @@ class Player:
         None when it reads no log (a strategy that counts no cards: building the log costs)."""
         if not self.reads_log:
             return None
-        return 0 if self.known is None else self.known.log_from
+        return 0 if self._known is None else self._known.log_from
+
+    @property
+    def known(self) -> Holdings | None:
+        """The cards each seat owns as far as this bot can tell, every view shown so far read.
+        An `Observation` (the simulation's view) is read only when this is asked for: most
+        answers need no count, and a later view's log holds the same events."""
+        view = self._unread
+        if view is not None:
+            self._unread = None
+            if view.log:
+                self._known.observe(view)
+        return self._known
 
     def answer(self, decision, view):
-        known = self.known
+        known = self._known
         if known is None:
-            known = self.known = Holdings(len(view.players))
+            known = self._known = Holdings(len(view.players))
             # A first view without a log (log_from=None): count the bot's own buys instead.
             self._blind = not view.log
-        if view.log:
-            known.observe(view)
+        if type(view) is Observation and view.log_from == known.log_from:
+            self._unread = view  # its log holds the unread view's events too: read when needed
+        else:
+            known = self.known  # reads any unread view first
+            if view.log:
+                known.observe(view)
         kind = decision.kind
         if kind == TURN:
             return self.turn(decision, view)
