@@ -574,18 +574,23 @@ def play_all_treasures(w: Work, player: int) -> None:
     (Treasures in scope have no text beyond their value, so the order cannot matter), logged
     as one event."""
     pl = w.players[player]
-    kept, treasures = [], []
-    cards = CARDS
-    for c in pl.hand:  # one pass: this runs once in nearly every turn
-        (treasures if cards[c].is_treasure else kept).append(c)
+    hand = pl.hand
+    names = _treasure_table()
+    treasures = tuple([c for c in hand if c in names])  # this runs once in nearly every turn
     if not treasures:
         return
-    treasures = tuple(treasures)
-    pl.hand = tuple(kept)
+    pl.hand = tuple([c for c in hand if c not in names])
     pl.in_play += treasures
     w.next_uid += len(treasures)
     log(w, "play", player, treasures)
     w.coins += treasures_value(w, treasures)
+
+
+@lru_cache(maxsize=1)
+def _treasure_table() -> dict:
+    """Treasure name -> its printed value, made once from the card registry (filled when
+    ``dominion.cards`` is imported)."""
+    return {name: c.coins for name, c in CARDS.items() if c.is_treasure}
 
 
 def treasure_value(w, name: str) -> int:
@@ -597,10 +602,7 @@ def treasures_value(w, names: tuple) -> int:
     """Coins the Treasures ``names`` make when played now, one after the other: their printed
     value, +$1 per Copper for each Coppersmith played this turn, and +$1 per Merchant played
     this turn on the first Silver (rulebook, Merchant). Counts the Silvers played."""
-    value = 0
-    cards = CARDS
-    for name in names:
-        value += cards[name].coins
+    value = sum(map(_treasure_table().__getitem__, names))
     if w.copper_bonus:
         value += w.copper_bonus * names.count("Copper")
     silvers = names.count("Silver")

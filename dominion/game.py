@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import os
 from functools import lru_cache
+from itertools import compress
+from operator import itemgetter
 from typing import NamedTuple, Optional
 
 from pyrsistent import pvector
@@ -22,6 +24,7 @@ from .state import (ACTION, BUY, SELECT, Config, Decision, Event, Move, PlayerSt
 from .text import describe_waiting
 
 _new_tuple = tuple.__new__
+_KIND = itemgetter(0)   # an event's kind
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 STARTING_DECK = ("Copper",) * 7 + ("Estate",) * 3
 
@@ -590,7 +593,7 @@ def visible_log(s, player: Optional[int], log_from: Optional[int]) -> tuple:
     if log_from is None:
         return (), 0
     start = max(0, log_from)
-    return tuple([visible_event(e, player) if e.seen_by is not None else e
+    return tuple([e if e.seen_by is None or player in e.seen_by else visible_event(e, player)
                   for e in s.log[start:]]), start
 
 
@@ -646,6 +649,18 @@ class Observation:
     def log_start(self) -> int:
         self.log
         return self._log[1]
+
+    def log_of(self, kinds: frozenset) -> tuple:
+        """(the events of `log` whose kind is in ``kinds``, the log's length): for a reader
+        that follows a few kinds of events, found without building the others (every event's
+        kind is public)."""
+        s = self._state
+        log = s.log[max(0, self.log_from):]
+        player = self.player
+        return tuple([e if e.seen_by is None or player in e.seen_by else
+                      visible_event(e, player)
+                      for e in compress(log, map(kinds.__contains__, map(_KIND, log)))]), \
+            len(s.log)
 
     def __getattr__(self, name):
         """Any other field: the whole `View`, built once."""

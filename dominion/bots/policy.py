@@ -129,8 +129,7 @@ class Player:
         view = self._unread
         if view is not None:
             self._unread = None
-            if view.log:
-                self._known.observe(view)
+            self._known.observe(view)
         return self._known
 
     def answer(self, decision, view):
@@ -141,7 +140,7 @@ class Player:
             self._blind = not view.log
         if type(view) is Observation and view.log_from == known.log_from:
             self._unread = view  # its log holds the unread view's events too: read when needed
-        else:
+        elif not (type(view) is Observation and view.log_from is None):  # (no log to read)
             known = self.known  # reads any unread view first
             if view.log:
                 known.observe(view)
