@@ -24,6 +24,7 @@ _new_tuple = tuple.__new__  # builds a NamedTuple from its fields without the Py
 PLAY_ALL_TREASURES, END_THE_PHASE = Move(PLAY_TREASURES), Move(END_PHASE)
 
 BASIC_PILES = ("Copper", "Silver", "Gold", "Estate", "Duchy", "Province", "Curse")
+PROVINCE_PILE = BASIC_PILES.index("Province")   # the Supply starts with the basic piles
 
 
 class PlayerWork:
@@ -805,7 +806,7 @@ def turn_answer(w: Work, move: Move) -> None:
 def game_ends(w) -> bool:
     """The game ends at the end of a turn when the Provinces are gone, or three Supply piles are
     empty (four with 5 or 6 players; rulebook, 5-6 player rules)."""
-    if supply_count(w, "Province") == 0:
+    if w.supply[PROVINCE_PILE] == 0:
         return True
     return empty_piles(w) >= (4 if len(w.players) >= 5 else 3)
 

@@ -5,6 +5,7 @@ copied, stored and resumed with its future shuffles intact, and results do not d
 Python version (unlike `random.Random`, whose algorithms are not promised to stay the same).
 """
 
+import operator
 import struct
 from functools import lru_cache
 
@@ -57,11 +58,8 @@ def shuffled(state: int, items: tuple) -> tuple[int, tuple]:
     draws = _draws(state, n - 1)
     if max(draws) >= _FULL - n:
         return _shuffled_one_draw_at_a_time(state, items)
-    i = n - 1
-    for z in draws:
-        j = z % (i + 1)
+    for i, j in zip(range(n - 1, 0, -1), map(operator.mod, draws, range(n, 1, -1))):
         out[i], out[j] = out[j], out[i]
-        i -= 1
     return (state + (n - 1) * _GOLDEN) & MASK64, tuple(out)
 
 

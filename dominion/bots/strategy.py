@@ -178,7 +178,7 @@ class StrategyBot(Player):
 
     def buy_choice(self, view, pool, coins: int):
         for rule in self.strategy.buy:
-            if rule.card in pool and _all_hold(rule.when, self, view, coins):
+            if rule.card in pool and (not rule.when or _all_hold(rule.when, self, view, coins)):
                 return rule.card
         return None
 
