@@ -57,19 +57,13 @@ class Work:
         self.events = []
         self.owners_changed = None   # seats whose cards changed owner in this step
 
-    def settle(self) -> None:
-        """Count again the VP of the seats whose cards changed owner (after each answer: views
-        show every seat's VP at every decision)."""
+    def freeze(self) -> State:
+        log = self.log.extend(self.events) if self.events else self.log
         if self.owners_changed:
             vp = list(self.vp)
             for seat in self.owners_changed:
                 vp[seat] = player_score(all_cards(self.players[seat]))
             self.vp = tuple(vp)
-            self.owners_changed = None
-
-    def freeze(self) -> State:
-        log = self.log.extend(self.events) if self.events else self.log
-        self.settle()
         players = []
         for p in self.players:  # a plain loop: a comprehension costs a function call
             players.append(_new_tuple(PlayerState, (p.hand, p.deck, p.discard, p.in_play,

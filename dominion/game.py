@@ -312,7 +312,6 @@ def answer_on(w: Work, answer) -> None:
     w.answers = w.answers.append((decision.player, answer))
     CONTINUATIONS[frame[2]](w, answer, *frame[3])
     run(w)
-    w.settle()
 
 
 def record(state: State) -> Record:
