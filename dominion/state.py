@@ -149,4 +149,3 @@ class State(NamedTuple):
     answers: PVector         # (seat, answer) per step: with `config`, the game's record
     vp: tuple                # each seat's victory points now, kept up to date when cards
                              # change owner (gain, trash, pass): views show it at every decision
-
