@@ -296,22 +296,13 @@ def step(state: State, answer, player: Optional[int] = None, *,
         raise NotYourDecisionError(
             f"seat {player} answered, but the game waits for seat {decision.player} "
             f"({state.config.players[decision.player]})")
-    w = Work(state)
-    answer_on(w, answer)
-    return w.freeze()
-
-
-def answer_on(w: Work, answer) -> None:
-    """`step`'s work on its working copy: apply one answer to the pending decision and run the
-    rules to the next one. Illegal answers raise `IllegalAnswerError` before anything
-    changes."""
-    frame = w.stack[-1]
-    decision = frame[1]
     answer = check_answer(decision, answer)
+    w = Work(state)
     w.stack.pop()
-    w.answers = w.answers.append((decision.player, answer))
+    w.answers = state.answers.append((decision.player, answer))
     CONTINUATIONS[frame[2]](w, answer, *frame[3])
     run(w)
+    return w.freeze()
 
 
 def record(state: State) -> Record:
@@ -601,12 +592,12 @@ class Observation:
     read a few fields of a view per decision, and building them all would cost as much as the
     rules. Every field is the `View`'s own, made by the same functions; it is not a tuple, so
     the simulation shows it to the built-in bots alone."""
-    __slots__ = ("_state", "player", "log_from", "_log", "_view")
+    __slots__ = ("_state", "player", "log_from", "_log", "_supply", "_view")
 
     def __init__(self, state: State, player: int, log_from: Optional[int]):
         self._state, self.player = state, player
         self.log_from = log_from   # as asked (`log` and `log_start` are the View's fields)
-        self._log = self._view = None
+        self._log = self._supply = self._view = None
 
     # The fields bots read at most decisions, straight from the state.
     @property
@@ -635,8 +626,10 @@ class Observation:
 
     @property
     def supply(self) -> tuple:
-        s = self._state
-        return _supply_listing(s.pile_names, s.supply, s.cost_reduction)
+        if self._supply is None:
+            s = self._state
+            self._supply = _supply_listing(s.pile_names, s.supply, s.cost_reduction)
+        return self._supply
 
     @property
     def log(self) -> tuple:
@@ -646,7 +639,7 @@ class Observation:
 
     @property
     def log_start(self) -> int:
-        self.log
+        self.log  # builds `_log`
         return self._log[1]
 
     def log_of(self, kinds: frozenset) -> tuple:

@@ -31,7 +31,7 @@ from .kingdoms import KINGDOM_SIZE, RECOMMENDED
 DEFAULT_KINGDOM = "First Game"
 MAX_DECISIONS = 20_000  # a game still running after this many answers is counted as an error
 _MASK = (1 << 64) - 1
-BUILT_IN_BOTS = (StrategyBot, RandomBot)   # bots that keep no view past their answer
+BUILT_IN_BOTS = (StrategyBot, RandomBot)   # bots that read a view's fields by name only
 
 
 class SimulationError(DominionError, ValueError):
@@ -104,8 +104,8 @@ def play_game(setup: Setup, index: int, max_decisions: int = MAX_DECISIONS) -> d
                                first_player=0)
         result["kingdom"] = list(state.config.kingdom)
         bots = [make_bot(setup.bots[b], _mix(seed ^ (s + 1))) for s, b in enumerate(seats)]
-        # The built-in bots, which keep no view, see each decision through an `Observation`,
-        # which builds only the fields they read; other bots get a `View` as always.
+        # The built-in bots see each decision through an `Observation`, which builds only the
+        # fields they read; other bots get a `View` as always.
         cheap = [type(bot) in BUILT_IN_BOTS for bot in bots]
         step, view, Observation = _game.step, _game.view, _game.Observation
         for _ in range(max_decisions):

@@ -73,10 +73,11 @@ def highest(cards, k: int, key=keep_value) -> tuple:
 
 @lru_cache(maxsize=1024)
 def buy_options(moves: tuple) -> tuple:
-    """(names, moves) of the cards the BUY moves among ``moves`` buy (memoized: the Buy phase
-    offers the same moves whenever the coins are the same)."""
+    """(names, moves, the names as a set) of the cards the BUY moves among ``moves`` buy
+    (memoized: the Buy phase offers the same moves whenever the coins are the same)."""
     buys = tuple(m for m in moves if m.verb == BUY)
-    return tuple(m.card for m in buys), buys
+    names = tuple(m.card for m in buys)
+    return names, buys, frozenset(names)
 
 
 class Player:
@@ -178,9 +179,9 @@ class Player:
             return Move(END_PHASE)
         if moves[0].verb == PLAY_TREASURES:  # play every Treasure before buying
             return moves[0]
-        names, buys = buy_options(moves)
+        names, buys, pool = buy_options(moves)
         if names:
-            choice = self.buy_choice(view, list(names), view.coins)
+            choice = self.buy_choice(view, pool, view.coins)
             if choice is not None:
                 if self._blind:
                     self.known.owned[view.player][choice] += 1
