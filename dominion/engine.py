@@ -24,6 +24,7 @@ _new_tuple = tuple.__new__  # builds a NamedTuple from its fields without the Py
 PLAY_ALL_TREASURES, END_THE_PHASE = Move(PLAY_TREASURES), Move(END_PHASE)
 
 BASIC_PILES = ("Copper", "Silver", "Gold", "Estate", "Duchy", "Province", "Curse")
+PROVINCE_PILE = BASIC_PILES.index("Province")   # the Supply starts with the basic piles
 
 
 class PlayerWork:
@@ -32,9 +33,30 @@ class PlayerWork:
     __slots__ = PlayerState._fields
 
 
+class Seats(dict):
+    """The players' zones in a `Work`, by seat, each copied into a `PlayerWork` when it is first
+    used (copy-on-write): most steps use one player's zones, and copying every seat at every
+    step was a quarter of a step with 4 players. Reads like the tuple of players it copies
+    (``len``, iteration in seat order); `Work.freeze` keeps the seats never used as they were."""
+    __slots__ = ("base",)
+
+    def __missing__(self, seat: int) -> PlayerWork:
+        c = object.__new__(PlayerWork)
+        c.hand, c.deck, c.discard, c.in_play, c.aside, c.looking = self.base[seat]
+        self[seat] = c
+        return c
+
+    def __len__(self) -> int:
+        return len(self.base)
+
+    def __iter__(self):
+        return (self[seat] for seat in range(len(self.base)))
+
+
 class Work:
     """Mutable copy of a `State`, alive only inside one call of `step` (an evolver). Its
-    ``supply`` stays a tuple, changed through `take_from_pile`."""
+    ``supply`` stays a tuple, changed through `take_from_pile`; ``log`` is the copied state's
+    log, ``events`` what was logged since."""
     __slots__ = State._fields + ("events", "owners_changed")
 
     def __init__(self, s: State):
@@ -43,14 +65,8 @@ class Work:
          self.cost_reduction, self.copper_bonus, self.merchants, self.silvers_played,
          self.bought, self.left_play, self.next_uid, self.immune, stack, self.rng, self.log,
          self.answers, self.vp) = s
-        # Every step copies every player: the copies are made (and frozen) inline, as methods
-        # would cost as much again in calls.
-        new = object.__new__
-        self.players = copies = []
-        for p in players:
-            c = new(PlayerWork)
-            c.hand, c.deck, c.discard, c.in_play, c.aside, c.looking = p
-            copies.append(c)
+        self.players = seats = Seats()
+        seats.base = players
         self.stack = list(stack)
         self.events = []
         self.owners_changed = None   # seats whose cards changed owner in this step
@@ -62,10 +78,11 @@ class Work:
             for seat in self.owners_changed:
                 vp[seat] = player_score(all_cards(self.players[seat]))
             self.vp = tuple(vp)
-        players = []
-        for p in self.players:  # a plain loop: a comprehension costs a function call
-            players.append(_new_tuple(PlayerState, (p.hand, p.deck, p.discard, p.in_play,
-                                                    p.aside, p.looking)))
+        seats = self.players
+        players = list(seats.base)
+        for seat, p in dict.items(seats):  # the seats used in this step
+            players[seat] = _new_tuple(PlayerState, (p.hand, p.deck, p.discard, p.in_play,
+                                                     p.aside, p.looking))
         return _new_tuple(State, (
             self.config, self.pile_names, self.supply, self.trash, tuple(players),
             self.current, self.phase, self.actions,
@@ -567,18 +584,23 @@ def play_all_treasures(w: Work, player: int) -> None:
     (Treasures in scope have no text beyond their value, so the order cannot matter), logged
     as one event."""
     pl = w.players[player]
-    kept, treasures = [], []
-    cards = CARDS
-    for c in pl.hand:  # one pass: this runs once in nearly every turn
-        (treasures if cards[c].is_treasure else kept).append(c)
+    hand = pl.hand
+    names = _treasure_table()
+    treasures = tuple([c for c in hand if c in names])  # this runs once in nearly every turn
     if not treasures:
         return
-    treasures = tuple(treasures)
-    pl.hand = tuple(kept)
+    pl.hand = tuple([c for c in hand if c not in names])
     pl.in_play += treasures
     w.next_uid += len(treasures)
     log(w, "play", player, treasures)
     w.coins += treasures_value(w, treasures)
+
+
+@lru_cache(maxsize=1)
+def _treasure_table() -> dict:
+    """Treasure name -> its printed value, made once from the card registry (filled when
+    ``dominion.cards`` is imported)."""
+    return {name: c.coins for name, c in CARDS.items() if c.is_treasure}
 
 
 def treasure_value(w, name: str) -> int:
@@ -590,10 +612,7 @@ def treasures_value(w, names: tuple) -> int:
     """Coins the Treasures ``names`` make when played now, one after the other: their printed
     value, +$1 per Copper for each Coppersmith played this turn, and +$1 per Merchant played
     this turn on the first Silver (rulebook, Merchant). Counts the Silvers played."""
-    value = 0
-    cards = CARDS
-    for name in names:
-        value += cards[name].coins
+    value = sum(map(_treasure_table().__getitem__, names))
     if w.copper_bonus:
         value += w.copper_bonus * names.count("Copper")
     silvers = names.count("Silver")
@@ -796,7 +815,7 @@ def turn_answer(w: Work, move: Move) -> None:
 def game_ends(w) -> bool:
     """The game ends at the end of a turn when the Provinces are gone, or three Supply piles are
     empty (four with 5 or 6 players; rulebook, 5-6 player rules)."""
-    if supply_count(w, "Province") == 0:
+    if w.supply[PROVINCE_PILE] == 0:
         return True
     return empty_piles(w) >= (4 if len(w.players) >= 5 else 3)
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import os
 from functools import lru_cache
+from itertools import compress
+from operator import itemgetter
 from typing import NamedTuple, Optional
 
 from pyrsistent import pvector
@@ -22,6 +24,7 @@ from .state import (ACTION, BUY, SELECT, Config, Decision, Event, Move, PlayerSt
 from .text import describe_waiting
 
 _new_tuple = tuple.__new__
+_KIND = itemgetter(0)   # an event's kind
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 STARTING_DECK = ("Copper",) * 7 + ("Estate",) * 3
 
@@ -539,34 +542,125 @@ def view(state: State, player: Optional[int] = None, log_from: Optional[int] = N
     if player is not None and (type(player) is not int or not 0 <= player < len(state.players)):
         raise InvalidConfigError(f"no seat {_quote(player)}; seats are 0 to "
                                  f"{len(state.players) - 1} (None: a spectator)")
-    names = state.config.players
-    turns_taken = state.turns_taken
-    vp = state.vp
-    new = tuple.__new__  # NamedTuples built from their fields: views are built at every decision
-    players = []
-    for s, (hand, deck, discard, in_play, aside, looking) in enumerate(state.players):
-        mine = s == player
-        players.append(new(PlayerView, (
-            names[s], tuple(sorted(hand)) if mine else None, len(hand), len(deck), len(discard),
-            discard[-1] if discard else None, in_play, aside, looking if mine else None,
-            len(looking), turns_taken[s], vp[s])))
-    players = tuple(players)
-    d = state.stack[-1][1] if state.stack else None
+    return _view(state, player, log_from)
+
+
+def _view(s: State, player: Optional[int], log_from: Optional[int]) -> View:
+    """`view` without checking ``player``."""
+    d = s.stack[-1][1] if s.stack else None
     over = d is None
-    if log_from is None:
-        events, log_start = (), 0
-    else:
-        log_start = max(0, log_from)
-        events = tuple(visible_event(e, player) for e in state.log[log_start:])
-    return new(View, (
-        player, state.config.kingdom,
-        _supply_listing(state.pile_names, state.supply, state.cost_reduction),
-        state.trash, players, state.current, state.phase, state.turn, state.actions, state.buys,
-        state.coins, d if d is not None and d.player == player else None,
+    events, log_start = visible_log(s, player, log_from)
+    return _new_tuple(View, (
+        player, s.config.kingdom, _supply_listing(s.pile_names, s.supply, s.cost_reduction),
+        s.trash, player_views(s, player), s.current, s.phase, s.turn, s.actions, s.buys,
+        s.coins, d if d is not None and d.player == player else None,
         None if over else d.player, events, log_start, over,
-        score(state) if over else None, winners(state) if over else None,
+        score(s) if over else None, winners(s) if over else None,
         None if over else _public_decision(d.player, d.kind, d.card, d.purpose, d.min, d.max,
-                                           names, len(state.players[d.player].hand))))
+                                           s.config.players, len(s.players[d.player].hand))))
+
+
+def player_views(s, player: Optional[int]) -> tuple:
+    """`View.players`: a `PlayerView` per seat, as ``player`` may see them."""
+    names = s.config.players
+    turns_taken = s.turns_taken
+    vp = s.vp
+    new = _new_tuple  # NamedTuples built from their fields: views are built at every decision
+    out = []
+    for seat, ps in enumerate(s.players):
+        mine = seat == player
+        hand, discard, looking = ps.hand, ps.discard, ps.looking
+        out.append(new(PlayerView, (
+            names[seat], tuple(sorted(hand)) if mine else None, len(hand), len(ps.deck),
+            len(discard), discard[-1] if discard else None, ps.in_play, ps.aside,
+            looking if mine else None, len(looking), turns_taken[seat], vp[seat])))
+    return tuple(out)
+
+
+def visible_log(s, player: Optional[int], log_from: Optional[int]) -> tuple:
+    """(`View.log`, `View.log_start`): the events from ``log_from`` on as ``player`` may see
+    them; no events for ``log_from`` None."""
+    if log_from is None:
+        return (), 0
+    start = max(0, log_from)
+    return tuple([e if e.seen_by is None or player in e.seen_by else visible_event(e, player)
+                  for e in s.log[start:]]), start
+
+
+class Observation:
+    """A seat's `View` of a state, each field built when it is first read: the built-in bots
+    read a few fields of a view per decision, and building them all would cost as much as the
+    rules. Every field is the `View`'s own, made by the same functions; it is not a tuple, so
+    the simulation shows it to the built-in bots alone."""
+    __slots__ = ("_state", "player", "log_from", "_log", "_supply", "_view")
+
+    def __init__(self, state: State, player: int, log_from: Optional[int]):
+        self._state, self.player = state, player
+        self.log_from = log_from   # as asked (`log` and `log_start` are the View's fields)
+        self._log = self._supply = self._view = None
+
+    # The fields bots read at most decisions, straight from the state.
+    @property
+    def coins(self) -> int:
+        return self._state.coins
+
+    @property
+    def buys(self) -> int:
+        return self._state.buys
+
+    @property
+    def actions(self) -> int:
+        return self._state.actions
+
+    @property
+    def phase(self) -> str:
+        return self._state.phase
+
+    @property
+    def current(self) -> int:
+        return self._state.current
+
+    @property
+    def turn(self) -> int:
+        return self._state.turn
+
+    @property
+    def supply(self) -> tuple:
+        if self._supply is None:
+            s = self._state
+            self._supply = _supply_listing(s.pile_names, s.supply, s.cost_reduction)
+        return self._supply
+
+    @property
+    def log(self) -> tuple:
+        if self._log is None:
+            self._log = visible_log(self._state, self.player, self.log_from)
+        return self._log[0]
+
+    @property
+    def log_start(self) -> int:
+        self.log  # builds `_log`
+        return self._log[1]
+
+    def log_of(self, kinds: frozenset) -> tuple:
+        """(the events of `log` whose kind is in ``kinds``, the log's length): for a reader
+        that follows a few kinds of events, found without building the others (every event's
+        kind is public)."""
+        s = self._state
+        log = s.log[max(0, self.log_from):]
+        player = self.player
+        return tuple([e if e.seen_by is None or player in e.seen_by else
+                      visible_event(e, player)
+                      for e in compress(log, map(kinds.__contains__, map(_KIND, log)))]), \
+            len(s.log)
+
+    def __getattr__(self, name):
+        """Any other field: the whole `View`, built once."""
+        if name.startswith("_"):
+            raise AttributeError(name)
+        if self._view is None:
+            self._view = _view(self._state, self.player, self.log_from)
+        return getattr(self._view, name)
 
 
 @lru_cache(maxsize=4096)

@@ -5,6 +5,7 @@ copied, stored and resumed with its future shuffles intact, and results do not d
 Python version (unlike `random.Random`, whose algorithms are not promised to stay the same).
 """
 
+import operator
 import struct
 from functools import lru_cache
 
@@ -39,9 +40,6 @@ def below(state: int, n: int) -> tuple[int, int]:
 
 _M1, _M2 = 0xBF58476D1CE4E5B9, 0x94D049BB133111EB
 _FULL = MASK64 + 1
-# Rejection sampling's bound for each small range: a draw z is used for `below(n)` only when
-# z < 2**64 - 2**64 % n; computed once for the sizes of decks.
-_SMALL_LIMITS = tuple(_FULL - _FULL % n if n else 0 for n in range(257))
 
 
 def shuffled(state: int, items: tuple) -> tuple[int, tuple]:
@@ -49,21 +47,19 @@ def shuffled(state: int, items: tuple) -> tuple[int, tuple]:
     ``i`` down to 1, swap with the index ``below(i + 1)`` draws.
 
     Shuffles are the engine's hottest arithmetic, so the draws are computed all at once (see
-    `_draws`); in the rare case that rejection sampling refuses one of them, the shuffle is
-    redone one draw at a time, which gives the same result by definition."""
+    `_draws`); in the rare case that rejection sampling would refuse one of them, the shuffle is
+    redone one draw at a time, which gives the same result by definition. `below(n)` refuses
+    only draws of 2**64 - 2**64 % n or more, never a draw below 2**64 - n: when every draw is
+    below 2**64 - len(items), none is refused."""
     out = list(items)
     n = len(out)
     if n < 2:
         return state, tuple(out)
-    limits = _SMALL_LIMITS if n < len(_SMALL_LIMITS) else None
-    i = n - 1
-    for z in _draws(state, n - 1):
-        size = i + 1
-        if z >= (limits[size] if limits else _FULL - _FULL % size):
-            return _shuffled_one_draw_at_a_time(state, items)
-        j = z % size
+    draws = _draws(state, n - 1)
+    if max(draws) >= _FULL - n:
+        return _shuffled_one_draw_at_a_time(state, items)
+    for i, j in zip(range(n - 1, 0, -1), map(operator.mod, draws, range(n, 1, -1))):
         out[i], out[j] = out[j], out[i]
-        i -= 1
     return (state + (n - 1) * _GOLDEN) & MASK64, tuple(out)
 
 

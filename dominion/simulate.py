@@ -24,13 +24,14 @@ from typing import Callable, Optional
 
 from . import game as _game
 from . import rng
-from .bots import bot_kingdom_cards, bot_label, make_bot
+from .bots import RandomBot, StrategyBot, bot_kingdom_cards, bot_label, make_bot
 from .errors import DominionError
 from .kingdoms import KINGDOM_SIZE, RECOMMENDED
 
 DEFAULT_KINGDOM = "First Game"
 MAX_DECISIONS = 20_000  # a game still running after this many answers is counted as an error
 _MASK = (1 << 64) - 1
+BUILT_IN_BOTS = (StrategyBot, RandomBot)   # bots that read a view's fields by name only
 
 
 class SimulationError(DominionError, ValueError):
@@ -103,14 +104,20 @@ def play_game(setup: Setup, index: int, max_decisions: int = MAX_DECISIONS) -> d
                                first_player=0)
         result["kingdom"] = list(state.config.kingdom)
         bots = [make_bot(setup.bots[b], _mix(seed ^ (s + 1))) for s, b in enumerate(seats)]
-        step, view = _game.step, _game.view
+        # The built-in bots see each decision through an `Observation`, which builds only the
+        # fields they read; other bots get a `View` as always.
+        cheap = [type(bot) in BUILT_IN_BOTS for bot in bots]
+        step, view, Observation = _game.step, _game.view, _game.Observation
         for _ in range(max_decisions):
             stack = state.stack
             if not stack:
                 break
             d = stack[-1][1]
-            bot = bots[d.player]
-            state = step(state, bot.answer(d, view(state, d.player, bot.log_from)))
+            seat = d.player
+            bot = bots[seat]
+            seen = Observation(state, seat, bot.log_from) if cheap[seat] else \
+                view(state, seat, bot.log_from)
+            state = step(state, bot.answer(d, seen))
         else:
             raise RuntimeError(f"the game did not end within {max_decisions} decisions")
         scores = _game.score(state)

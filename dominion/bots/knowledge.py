@@ -9,12 +9,14 @@ from __future__ import annotations
 from collections import Counter
 
 from ..card import CARDS
-from ..game import STARTING_DECK, player_score
+from ..game import STARTING_DECK, Observation, player_score
 
 # Log events that move cards from one owner to another (Masquerade's passing). The engine logs a
 # pass as an event of the giver with ``detail`` the receiving seat; its cards are visible only to
 # the two of them, so a third seat sees an empty ``cards`` and cannot follow it.
 PASS_EVENTS = ("pass",)
+# Every event that can change what a seat owns.
+OWNERSHIP_EVENTS = frozenset(("gain", "buy", "trash") + PASS_EVENTS)
 
 
 class Holdings:
@@ -32,6 +34,10 @@ class Holdings:
 
     def observe(self, view) -> None:
         """Fold in the events of ``view.log`` that were not seen yet."""
+        if type(view) is Observation and view.log_from == self.log_from:
+            events, self.log_from = view.log_of(OWNERSHIP_EVENTS)  # the same, found faster
+            self._fold(events)
+            return
         log = view.log
         if not log:
             return
@@ -40,9 +46,15 @@ class Holdings:
         if end <= self.log_from:
             return
         skip = self.log_from - start
+        self._fold(log[skip:] if skip > 0 else log)
+        self.log_from = end
+
+    def _fold(self, events) -> None:
         owned = self.owned
-        for event in (log[skip:] if skip > 0 else log):
+        for event in events:
             kind = event[0]
+            if kind not in OWNERSHIP_EVENTS:  # most events (draws, plays, shuffles) move none
+                continue
             if kind == "gain" or kind == "buy":  # a buy is the gain of the bought card
                 for name in event[2]:
                     owned[event[1]][name] += 1
@@ -56,7 +68,6 @@ class Holdings:
                     owned[event[1]][name] -= 1
                     owned[event[4]][name] += 1
                 self._scores = None
-        self.log_from = end
 
     def count(self, seat: int, name: str) -> int:
         """Copies of the card ``name`` that ``seat`` owns."""

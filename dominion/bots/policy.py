@@ -14,6 +14,7 @@ import re
 from functools import lru_cache
 
 from ..card import CARDS
+from ..game import Observation
 from ..state import CHOOSE, END_PHASE, ORDER, PLAY, PLAY_TREASURES, SELECT, TURN, BUY, Move
 from .knowledge import Holdings
 
@@ -72,10 +73,11 @@ def highest(cards, k: int, key=keep_value) -> tuple:
 
 @lru_cache(maxsize=1024)
 def buy_options(moves: tuple) -> tuple:
-    """(names, moves) of the cards the BUY moves among ``moves`` buy (memoized: the Buy phase
-    offers the same moves whenever the coins are the same)."""
+    """(names, moves, the names as a set) of the cards the BUY moves among ``moves`` buy
+    (memoized: the Buy phase offers the same moves whenever the coins are the same)."""
     buys = tuple(m for m in moves if m.verb == BUY)
-    return tuple(m.card for m in buys), buys
+    names = tuple(m.card for m in buys)
+    return names, buys, frozenset(names)
 
 
 class Player:
@@ -93,7 +95,8 @@ class Player:
     def __init__(self, seed: int = 0):
         self._seed = seed
         self._rng = None
-        self.known: Holdings | None = None
+        self._known: Holdings | None = None
+        self._unread = None    # the last view shown, when its log is read only once needed
         self._reacted = None  # (attack identity, reactions revealed against it)
         self._blind = False    # shown no log: card counts follow the bot's own buys only
 
@@ -117,16 +120,31 @@ class Player:
         None when it reads no log (a strategy that counts no cards: building the log costs)."""
         if not self.reads_log:
             return None
-        return 0 if self.known is None else self.known.log_from
+        return 0 if self._known is None else self._known.log_from
+
+    @property
+    def known(self) -> Holdings | None:
+        """The cards each seat owns as far as this bot can tell, every view shown so far read.
+        An `Observation` (the simulation's view) is read only when this is asked for: most
+        answers need no count, and a later view's log holds the same events."""
+        view = self._unread
+        if view is not None:
+            self._unread = None
+            self._known.observe(view)
+        return self._known
 
     def answer(self, decision, view):
-        known = self.known
+        known = self._known
         if known is None:
-            known = self.known = Holdings(len(view.players))
+            known = self._known = Holdings(len(view.players))
             # A first view without a log (log_from=None): count the bot's own buys instead.
             self._blind = not view.log
-        if view.log:
-            known.observe(view)
+        if type(view) is Observation and view.log_from == known.log_from:
+            self._unread = view  # its log holds the unread view's events too: read when needed
+        elif not (type(view) is Observation and view.log_from is None):  # (no log to read)
+            known = self.known  # reads any unread view first
+            if view.log:
+                known.observe(view)
         kind = decision.kind
         if kind == TURN:
             return self.turn(decision, view)
@@ -161,9 +179,9 @@ class Player:
             return Move(END_PHASE)
         if moves[0].verb == PLAY_TREASURES:  # play every Treasure before buying
             return moves[0]
-        names, buys = buy_options(moves)
+        names, buys, pool = buy_options(moves)
         if names:
-            choice = self.buy_choice(view, list(names), view.coins)
+            choice = self.buy_choice(view, pool, view.coins)
             if choice is not None:
                 if self._blind:
                     self.known.owned[view.player][choice] += 1

@@ -71,8 +71,70 @@ class Condition:
     value: int
     text: str
 
-    def holds(self, ctx: "Context") -> bool:
-        return OPERATORS[self.op](ctx.quantity(self.quantity, self.arg), self.value)
+    def __post_init__(self):
+        # The reader and the comparison, looked up once (conditions are read at every buy).
+        object.__setattr__(self, "_read", QUANTITY_READERS[self.quantity])
+        object.__setattr__(self, "_compare", OPERATORS[self.op])
+
+    def holds(self, bot, view, coins: int) -> bool:
+        """Whether the condition holds for ``bot`` shown ``view``, with ``coins`` to spend."""
+        return self._compare(self._read(bot, view, coins, self.arg), self.value)
+
+
+def _supply_left(view, pile: str) -> int:
+    for name, left, _ in view.supply:
+        if name == pile:
+            return left
+    return 0
+
+
+# What each quantity reads: fn(bot, view, coins, arg), from one seat's view and what the seat
+# has counted (named functions, so that strategies can be pickled).
+
+def _coins(bot, view, coins, arg) -> int:
+    return coins
+
+
+def _buys(bot, view, coins, arg) -> int:
+    return view.buys
+
+
+def _turn(bot, view, coins, arg) -> int:
+    return view.players[view.player].turns_taken
+
+
+def _provinces_left(bot, view, coins, arg) -> int:
+    return _supply_left(view, "Province")
+
+
+def _supply(bot, view, coins, arg) -> int:
+    return _supply_left(view, arg)
+
+
+def _count(bot, view, coins, arg) -> int:
+    known = bot.known
+    return known.count_type(view.player, arg) if arg in TYPES else known.count(view.player, arg)
+
+
+def _cards(bot, view, coins, arg) -> int:
+    return bot.known.total(view.player)
+
+
+def _empty_piles(bot, view, coins, arg) -> int:
+    return sum(1 for _, left, _ in view.supply if left == 0)
+
+
+def _vp_lead(bot, view, coins, arg) -> int:
+    scores = bot.known.scores()
+    seat = view.player
+    return scores[seat] - max(s for i, s in enumerate(scores) if i != seat)
+
+
+QUANTITY_READERS = {
+    "coins": _coins, "buys": _buys, "turn": _turn, "provinces_left": _provinces_left,
+    "supply": _supply, "count": _count, "cards": _cards, "empty_piles": _empty_piles,
+    "vp_lead": _vp_lead,
+}
 
 
 @dataclass(frozen=True)
@@ -104,41 +166,6 @@ class Strategy:
         return tuple(dict.fromkeys(names))
 
 
-class Context:
-    """The quantities conditions read, from one seat's view and what the seat has counted."""
-    __slots__ = ("bot", "view", "coins")
-
-    def __init__(self, bot, view, coins: int):
-        self.bot, self.view, self.coins = bot, view, coins
-
-    def quantity(self, name: str, arg):
-        view = self.view
-        if name == "coins":
-            return self.coins
-        if name == "provinces_left" or name == "supply":
-            pile = "Province" if name == "provinces_left" else arg
-            for n, left, _ in view.supply:
-                if n == pile:
-                    return left
-            return 0
-        known = self.bot.known
-        seat = view.player
-        if name == "count":
-            return known.count_type(seat, arg) if arg in TYPES else known.count(seat, arg)
-        if name == "turn":
-            return view.players[seat].turns_taken
-        if name == "buys":
-            return view.buys
-        if name == "cards":
-            return known.total(seat)
-        if name == "empty_piles":
-            return sum(1 for _, left, _ in view.supply if left == 0)
-        if name == "vp_lead":
-            scores = known.scores()
-            return scores[seat] - max(s for i, s in enumerate(scores) if i != seat)
-        raise AssertionError(name)
-
-
 class StrategyBot(Player):
     """Plays a `Strategy`: buys by its buy rules, plays Actions by its play rules (then any
     other Action, +Actions first), and answers everything else with the defaults."""
@@ -150,29 +177,25 @@ class StrategyBot(Player):
         self.reads_log = strategy.counts_cards
 
     def buy_choice(self, view, pool, coins: int):
-        ctx = None
         for rule in self.strategy.buy:
-            if rule.card in pool:
-                if rule.when:
-                    if ctx is None:
-                        ctx = Context(self, view, coins)
-                    if not all(c.holds(ctx) for c in rule.when):
-                        continue
+            if rule.card in pool and (not rule.when or _all_hold(rule.when, self, view, coins)):
                 return rule.card
         return None
 
     def action_order(self, view, playable) -> list:
         first = []
-        ctx = None
         for rule in self.strategy.play:
-            if rule.card in playable and rule.card not in first:
-                if rule.when:
-                    if ctx is None:
-                        ctx = Context(self, view, view.coins)
-                    if not all(c.holds(ctx) for c in rule.when):
-                        continue
+            if rule.card in playable and rule.card not in first and \
+                    _all_hold(rule.when, self, view, view.coins):
                 first.append(rule.card)
         return first + default_action_order([c for c in playable if c not in first])
+
+
+def _all_hold(conditions: tuple, bot, view, coins: int) -> bool:
+    for c in conditions:
+        if not c.holds(bot, view, coins):
+            return False
+    return True
 
 
 # ---------------------------------------------------------------------------------------------
