@@ -28,7 +28,8 @@ from dominion_proto import dominion_pb2 as pb
 from dominion_proto import dominion_pb2_grpc as pb_grpc
 
 from .convert import (AnswerShapeError, answer_from_pb, answer_to_pb, config_to_pb,
-                      decision_to_pb, event_to_pb, public_decision_to_pb, view_to_pb)
+                      decision_to_pb, events_to_bytes, public_decision_to_pb,
+                      view_to_pb)
 from .storage import BrokenGame, FinishedGame, SeatRecord, Storage, StoredGame
 
 log = logging.getLogger("dominion_service")
@@ -105,6 +106,7 @@ class Game:
         self.lock = asyncio.Lock()
         self.watchers: set = set()   # one asyncio.Event per stream following the game
         self.bot_retry = 0.0   # seconds before the bots try again after a storage failure
+        self.wire_events: dict = {}   # serialized events (`convert.events_to_bytes`)
 
     def publish(self, state: dominion.State) -> None:
         """Make ``state`` current and wake every stream that follows the game."""
@@ -624,11 +626,15 @@ class DominionService(pb_grpc.DominionServiceServicer):
                 events = state.log
                 # A long backlog goes out in slices, letting other calls run between them.
                 while len(events) - cursor > _EVENT_BATCH:
-                    yield message(events=[event_to_pb(events[i], i, seat, names)
-                                          for i in range(cursor, cursor + _EVENT_BATCH)])
+                    update = message()
+                    update.MergeFromString(events_to_bytes(
+                        events, cursor, cursor + _EVENT_BATCH, seat, names, game.wire_events))
+                    yield update
                     cursor += _EVENT_BATCH
-                update = message(events=[event_to_pb(events[i], i, seat, names)
-                                         for i in range(cursor, len(events))])
+                update = message()
+                if cursor < len(events):
+                    update.MergeFromString(events_to_bytes(events, cursor, len(events), seat,
+                                                           names, game.wire_events))
                 cursor = len(events)
                 decision = dominion.pending(state)
                 number = dominion.decision_number(state)
@@ -734,7 +740,9 @@ class DominionService(pb_grpc.DominionServiceServicer):
                     await context.abort(*stream.fatal)
                 if self.stopping.is_set():
                     await context.abort(grpc.StatusCode.UNAVAILABLE, _STOPPING)
-                out, stream.extra = stream.extra, []
+                response = pb.PlaySeatsResponse(updates=stream.extra)
+                out = response.updates
+                stream.extra = []
                 dirty, stream.dirty = stream.dirty, {}
                 closing = stream.finished and not stream.busy
                 seats = stream.seats
@@ -743,7 +751,7 @@ class DominionService(pb_grpc.DominionServiceServicer):
                         del seats[sp.ref]
                         sp.game.watchers.discard(sp)
                 if out:
-                    yield pb.PlaySeatsResponse(updates=out)
+                    yield response
                 if closing and not stream.extra:
                     if not any(sp.outcomes for sp in seats.values()):
                         return
@@ -990,10 +998,10 @@ def _put_outcome(sp: _SeatPlay, update):
     return update
 
 
-def _seat_updates(sp: _SeatPlay, out: list, flush: bool = False) -> bool:
-    """Append to ``out`` what a PlaySeats seat has new (as Play's `_follow` sends it); True
-    when the seat's last update (the game's end) is among them. ``flush``: send held
-    outcomes even when batched (the client closed its side)."""
+def _seat_updates(sp: _SeatPlay, out, flush: bool = False) -> bool:
+    """Add to ``out`` (PlaySeatsResponse.updates) what a PlaySeats seat has new, as Play's
+    `_follow` sends it; True when the seat's last update (the game's end) is among them.
+    ``flush``: send held outcomes even when batched (the client closed its side)."""
     game = sp.game
     state = game.state
     seat = sp.seat
@@ -1008,43 +1016,53 @@ def _seat_updates(sp: _SeatPlay, out: list, flush: bool = False) -> bool:
     names = state.config.players
     cursor = sp.cursor
     while len(events) - cursor > _EVENT_BATCH:
-        out.append(pb.SeatUpdate(ref=ref, events=[event_to_pb(events[i], i, seat, names)
-                                                  for i in range(cursor, cursor + _EVENT_BATCH)]))
+        out.add(ref=ref).MergeFromString(events_to_bytes(
+            events, cursor, cursor + _EVENT_BATCH, seat, names, game.wire_events))
         cursor += _EVENT_BATCH
-    update = pb.SeatUpdate(events=[event_to_pb(events[i], i, seat, names)
-                                   for i in range(cursor, len(events))])
+    at = len(out)
+    update = out.add()
+    if cursor < len(events):
+        update.MergeFromString(events_to_bytes(events, cursor, len(events), seat, names,
+                                               game.wire_events))
     sp.cursor = len(events)
     if decision is None:
-        while len(sp.outcomes) > 1:
-            out.append(_put_outcome(sp, pb.SeatUpdate(ref=ref)))
-        _put_outcome(sp, update)
+        if sp.outcomes:
+            _put_outcome(sp, update)
+        while sp.outcomes:
+            _put_outcome(sp, out.add(ref=ref))
         if sp.busy:   # answers still being applied: the end comes after their outcomes
-            if update.ListFields():
-                update.ref = ref
-                out.append(update)
+            _drop_if_empty(out, at, ref)
             return False
-        update.ref = ref
-        update.game_over.scores.extend(dominion.score(state))
-        update.game_over.winners.extend(dominion.winners(state))
-        out.append(update)
+        final = update if len(out) == at + 1 else out.add()   # the seat's last update
+        final.ref = ref
+        final.game_over.scores.extend(dominion.score(state))
+        final.game_over.winners.extend(dominion.winners(state))
+        _drop_if_empty(out, at, ref)
         return True
     if decision.player == seat and number != sp.sent_decision:
         sp.sent_decision = number
         wire = decision_to_pb(decision, number)
-        update.decision.decision.CopyFrom(wire)
-        update.decision.view.CopyFrom(view_to_pb(game.id, state, seat, game.bot_names, None,
-                                                 wire))
+        mine = update.decision
+        mine.decision.CopyFrom(wire)
+        mine.view.CopyFrom(view_to_pb(game.id, state, seat, game.bot_names, None, wire))
     waiting = dominion.public_decision(decision, names, len(state.players[decision.player].hand))
     if waiting != sp.sent_waiting:
         sp.sent_waiting = waiting
         update.waiting.CopyFrom(public_decision_to_pb(waiting))
     _put_outcome(sp, update)
+    _drop_if_empty(out, at, ref)
+    while sp.outcomes:
+        _put_outcome(sp, out.add(ref=ref))
+    return False
+
+
+def _drop_if_empty(out, at: int, ref: int) -> None:
+    """Tag ``out[at]`` with ``ref``, or take it out when it says nothing."""
+    update = out[at]
     if update.ListFields():
         update.ref = ref
-        out.append(update)
-    while sp.outcomes:
-        out.append(_put_outcome(sp, pb.SeatUpdate(ref=ref)))
-    return False
+    else:
+        del out[at]
 
 
 def _play_start(request) -> pb.PlayStart:
