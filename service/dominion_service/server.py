@@ -142,6 +142,7 @@ class DominionService(pb_grpc.DominionServiceServicer):
         self._writes: list = []
         self._writing = False
         self._tasks: set = set()   # PlaySeats answer tasks (held: asyncio keeps weak refs)
+        self._seat_streams: set = set()   # open PlaySeats streams, woken at shutdown
 
     # --- life cycle ---------------------------------------------------------------------------
 
@@ -186,6 +187,8 @@ class DominionService(pb_grpc.DominionServiceServicer):
         self.stopping.set()
         for game in list(self.games.values()) + list(self._recent.values()):
             game.publish(game.state)
+        for stream in self._seat_streams:   # also those that play no seat now
+            stream.wake.set()
 
     def close(self) -> None:
         self._db.shutdown(wait=True)
@@ -732,6 +735,7 @@ class DominionService(pb_grpc.DominionServiceServicer):
         answers; this writer sends, in one message, the updates of every seat marked since
         the last one."""
         stream = _SeatsStream()
+        self._seat_streams.add(stream)
         reader = asyncio.ensure_future(self._read_seats(requests, stream))
         try:
             while True:
@@ -761,6 +765,7 @@ class DominionService(pb_grpc.DominionServiceServicer):
                     await stream.wake.wait()
         finally:
             reader.cancel()
+            self._seat_streams.discard(stream)
             for sp in stream.seats.values():
                 sp.game.watchers.discard(sp)
 

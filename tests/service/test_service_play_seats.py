@@ -15,8 +15,11 @@ import dominion.bots
 from dominion_client.aio import AsyncClient
 from dominion_client.botrunner import play_seats_async
 from dominion_client.client import GameResult
+from dominion_client.client import connect
 from dominion_client.convert import answer_to_pb, decision_from_pb, view_from_pb
+from dominion_client.local import LocalServer
 from dominion_proto import dominion_pb2 as pb
+from dominion_service import SqliteStorage
 from tests.service.test_service_games import assert_record_replays
 
 ABORTED = grpc.StatusCode.ABORTED.value[0]
@@ -252,6 +255,23 @@ def test_reconnecting_mid_game_resumes_each_seat_at_its_pending_decision(client,
                 for g in games])
     for g, result in zip(games, asyncio.run(finish())):
         assert_record_replays(client, g.game_id, result)
+
+
+def test_streams_end_unavailable_when_the_server_stops_even_with_no_seat(kingdom):
+    with LocalServer(SqliteStorage(":memory:")) as server, connect(server.target) as client:
+        game = client.create_game(2, kingdom=kingdom, seed=97)
+        playing, idle = SeatsCall(client), SeatsCall(client)
+        playing.add(dict(ref=1, game_id=game.game_id, token=game.tokens[0]))
+        assert playing.next().ref == 1
+        idle.add(dict(ref=1, game_id="nope", token="x"))
+        assert idle.next().HasField("closed")            # it plays no seat now
+        server.stop()
+        for stream in (playing, idle):
+            with pytest.raises(grpc.RpcError) as info:
+                while stream.next() is not None:
+                    pass
+            assert info.value.code() == grpc.StatusCode.UNAVAILABLE
+            stream.close()
 
 
 def test_malformed_streams_are_refused_with_invalid_argument(client, kingdom):

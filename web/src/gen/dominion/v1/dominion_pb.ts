@@ -21,7 +21,8 @@
 // schema. ListCards says what every name means.
 //
 // Errors (gRPC status codes), and nothing changes when one is returned (on a Play stream an
-// answer's error comes as a PlayResponse.refused with the same code, and the stream goes on):
+// answer's error comes as a PlayResponse.refused with the same code, and the stream goes on; on
+// a PlaySeats stream as a SeatUpdate.refused, and a seat's as a SeatUpdate.closed):
 //   INVALID_ARGUMENT     malformed request, unknown card/bot/Kingdom, or an illegal answer
 //   NOT_FOUND            no game with that id
 //   FAILED_PRECONDITION  answering out of turn, after the game ended, for a bot's seat,
