@@ -849,15 +849,23 @@ class DominionService(pb_grpc.DominionServiceServicer):
             while sp.queue:
                 answer = sp.queue.pop(0)
                 sequence = answer.sequence
+                applied: list = []
                 try:
                     if not answer.HasField("sequence"):
                         raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT,
                                            "Answer.sequence is required: the Decision.sequence "
                                            "you answer")
-                    await self._answer(sp.game, sp.seat, answer,
-                                       lambda: sp.outcome(sequence, None))
+                    await self._answer(sp.game, sp.seat, answer, lambda: (
+                        applied.append(sequence), sp.outcome(sequence, None)))
                 except ServiceError as e:
                     sp.outcome(sequence, e)
+                except Exception:  # a fault of the server: the answer still gets an outcome
+                    log.exception("game %s: answer %d on a PlaySeats stream failed",
+                                  sp.game.id, sequence)
+                    if not applied:
+                        sp.outcome(sequence, ServiceError(
+                            grpc.StatusCode.INTERNAL, f"answer {sequence} failed in the "
+                                                      "server; see its log"))
         finally:
             sp.busy = False
             stream.busy -= 1

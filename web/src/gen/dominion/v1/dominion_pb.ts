@@ -1836,8 +1836,9 @@ export type SeatUpdate = Message<"dominion.v1.SeatUpdate"> & {
   accepted?: bigint | undefined;
 
   /**
-   * This seat's answer that was not applied, and why (as on Play). Also an answer whose ref
-   * names no seat on the stream: code 9 FAILED_PRECONDITION, nothing changed anywhere.
+   * This seat's answer that was not applied, and why (as on Play; also 13 INTERNAL, a fault of
+   * the server, logged there). Also an answer whose ref names no seat on the stream: code 9
+   * FAILED_PRECONDITION, nothing changed anywhere.
    *
    * @generated from field: dominion.v1.Refusal refused = 6;
    */
