@@ -3,16 +3,19 @@
 What runs, all on this machine: ``dominion serve`` in its own process (in-memory SQLite by
 default: the storage calls and commits are made, the sync to disk is not; ``--db PATH`` for a
 file), and the clients in ``--procs`` processes (default 1: this one), each playing its share of
-the seats as network bots with `dominion_client.aio` (one coroutine and one Play stream per
-seat, `botrunner.play_seat_async`, batched). Every decision goes over gRPC: the server sends it
-with the seat's view, the client's bot (the engine's ``big-money``) answers it on the stream,
-the server stores and applies it. Prints the answered decisions per second, for one game at a
+the seats as network bots with `dominion_client.aio`: all of a process's seats on one PlaySeats
+stream (`botrunner.play_seats_async`, batched; each message carries the updates or answers of
+every seat that has one ready), or with ``--per-seat`` one coroutine and one Play stream per
+seat (`botrunner.play_seat_async`). Every decision goes over gRPC: the server sends it with the
+seat's view, the client's bot (the engine's ``big-money``) answers it on the stream, the server
+stores and applies it. Prints the answered decisions per second, for one game at a
 time and for many games at once, with the CPU time the server and the clients used per decision.
 Games are created before the clock starts; client processes start and connect before it too.
 
     python bench/service_bench.py                    # 3 games one by one, then 50 at once
     python bench/service_bench.py --procs 2 --runs 5 # clients in 2 processes, 5 runs
     python bench/service_bench.py --db /tmp/b.db     # with a SQLite file (durable commits)
+    python bench/service_bench.py --per-seat         # a Play stream per seat (the old way)
 """
 from __future__ import annotations
 
@@ -29,7 +32,7 @@ from pathlib import Path
 import dominion
 import dominion.bots
 from dominion_client.aio import AsyncClient
-from dominion_client.botrunner import play_seat_async
+from dominion_client.botrunner import play_seat_async, play_seats_async
 from dominion_client.client import connect
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -59,33 +62,38 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-async def play_seats(target: str, seats: list, bot: str, go=None) -> None:
-    """Play ``seats`` ((game_id, seat, token) each) in this event loop, one coroutine each.
-    ``go``: a callable that blocks until the clock starts (after connecting)."""
+async def play_seats(target: str, seats: list, bot: str, go=None, per_seat=False) -> None:
+    """Play ``seats`` ((game_id, seat, token) each) in this event loop: all on one PlaySeats
+    stream, or (``per_seat``) one coroutine and Play stream each. ``go``: a callable that
+    blocks until the clock starts (after connecting)."""
     async with AsyncClient(target) as client:
         await client.channel.channel_ready()
         if go is not None:
             go()
+        if not per_seat:
+            await play_seats_async(client, [(game_id, token, dominion.bots.make_bot(bot, seat))
+                                            for game_id, seat, token in seats])
+            return
         await asyncio.gather(*(
             play_seat_async(client.seat(game_id, token), dominion.bots.make_bot(bot, seat))
             for game_id, seat, token in seats))
 
 
-def worker(target, seats, bot, ready, go, results) -> None:
+def worker(target, seats, bot, ready, go, results, per_seat=False) -> None:
     """A client process: connect, wait for the start, play, report CPU seconds (or an error)."""
     def wait_for_start():
         ready.wait()
         go.wait()
     start = sum(os.times()[:2])
     try:
-        asyncio.run(play_seats(target, seats, bot, wait_for_start))
+        asyncio.run(play_seats(target, seats, bot, wait_for_start, per_seat))
         results.put(sum(os.times()[:2]) - start)
     except Exception as e:  # reported by the parent
         results.put(f"{type(e).__name__}: {e}")
 
 
 def play_games(client, target: str, server_pid: int, count: int, players: int, bot: str,
-               seed: int, procs: int) -> tuple:
+               seed: int, procs: int, per_seat: bool = False) -> tuple:
     """Play ``count`` games at once; returns (answers, seconds, server CPU s, client CPU s)."""
     games = [client.create_game(players, kingdom=KINGDOM, seed=seed + i) for i in range(count)]
     seats = [(g.game_id, s, t) for g in games for s, t in g.tokens.items()]
@@ -93,14 +101,14 @@ def play_games(client, target: str, server_pid: int, count: int, players: int, b
         server_before = cpu_seconds(server_pid)
         clients_before = sum(os.times()[:2])
         start = time.perf_counter()
-        asyncio.run(play_seats(target, seats, bot))
+        asyncio.run(play_seats(target, seats, bot, per_seat=per_seat))
         seconds = time.perf_counter() - start
         clients = sum(os.times()[:2]) - clients_before
     else:
         ctx = multiprocessing.get_context("spawn")
         ready, go, results = ctx.Barrier(procs + 1), ctx.Event(), ctx.Queue()
         workers = [ctx.Process(target=worker, args=(target, seats[i::procs], bot, ready, go,
-                                                    results)) for i in range(procs)]
+                                                    results, per_seat)) for i in range(procs)]
         for w in workers:
             w.start()
         ready.wait()
@@ -143,6 +151,9 @@ def main(argv=None) -> int:
                              "(default: 1, this process)")
     parser.add_argument("--runs", type=int, default=3,
                         help="runs of the games at once; the median is printed (default: 3)")
+    parser.add_argument("--per-seat", action="store_true",
+                        help="a Play stream per seat instead of one PlaySeats stream per client "
+                             "process")
     args = parser.parse_args(argv)
     if args.db != ":memory:" and Path(args.db).exists():
         raise SystemExit(f"{args.db} exists; give a new file")
@@ -151,16 +162,18 @@ def main(argv=None) -> int:
         with connect(target) as client:
             client.wait_ready()
             single = [play_games(client, target, proc.pid, 1, args.players, args.bot,
-                                 1000 + i, 1) for i in range(args.single)]
+                                 1000 + i, 1, args.per_seat) for i in range(args.single)]
             report("1 game at a time", [tuple(map(sum, zip(*single)))])
             report(f"{args.games} games at once", [
                 play_games(client, target, proc.pid, args.games, args.players, args.bot,
-                           2000 + 1000 * i, args.procs) for i in range(args.runs)])
+                           2000 + 1000 * i, args.procs, args.per_seat)
+                for i in range(args.runs)])
     finally:
         proc.terminate()
         proc.wait(10)
+    streams = "a Play stream per seat" if args.per_seat else "one PlaySeats stream per process"
     print(f"({args.players} seats per game, bot {args.bot!r}, db {args.db}, client processes "
-          f"{args.procs}, engine {len(dominion.CARDS)} cards, {os.cpu_count()} cores)")
+          f"{args.procs}, {streams}, engine {len(dominion.CARDS)} cards, {os.cpu_count()} cores)")
     return 0
 
 

@@ -130,6 +130,28 @@ def event_to_pb(event: dominion.Event, index: int, viewer: Optional[int],
                     detail="" if event.detail is None else str(event.detail), text=text)
 
 
+def events_to_bytes(log: tuple, start: int, end: int, viewer: Optional[int], names: tuple,
+                    cache: dict) -> bytes:
+    """Events ``start`` to ``end`` of ``log`` as ``viewer`` may see them, serialized as field 1
+    (`events`) of StreamEventsResponse, PlayResponse and SeatUpdate, ready to merge into one.
+    ``cache`` (one per game) keeps each event's bytes: an event seen whole is the same for
+    every viewer who sees it whole, and one hidden the same for every viewer it is hidden
+    from, so the seats and spectators of a game convert each event at most twice."""
+    parts = []
+    get = cache.get
+    for i in range(start, end):
+        event = log[i]
+        whole = event.seen_by is None or not event.cards or (
+            viewer is not None and viewer in event.seen_by)
+        key = i if whole else -1 - i
+        part = get(key)
+        if part is None:
+            part = cache[key] = pb.PlayResponse(
+                events=[event_to_pb(event, i, viewer, names)]).SerializeToString()
+        parts.append(part)
+    return b"".join(parts)
+
+
 def public_decision_to_pb(waiting: dominion.PublicDecision) -> pb.PublicDecision:
     return pb.PublicDecision(player=waiting.player, kind=waiting.kind, card=waiting.card or "",
                              purpose=waiting.purpose, min=waiting.min, max=waiting.max,

@@ -28,7 +28,8 @@ from dominion_proto import dominion_pb2 as pb
 from dominion_proto import dominion_pb2_grpc as pb_grpc
 
 from .convert import (AnswerShapeError, answer_from_pb, answer_to_pb, config_to_pb,
-                      decision_to_pb, event_to_pb, public_decision_to_pb, view_to_pb)
+                      decision_to_pb, events_to_bytes, public_decision_to_pb,
+                      view_to_pb)
 from .storage import BrokenGame, FinishedGame, SeatRecord, Storage, StoredGame
 
 log = logging.getLogger("dominion_service")
@@ -38,6 +39,8 @@ SERVICE_NAME = pb.DESCRIPTOR.services_by_name["DominionService"].full_name
 DEFAULT_KINGDOM = "First Game"
 _EVENT_BATCH = 256  # most events in one stream message
 _STOPPING = "the server is stopping; resume the stream from the next event once it is back"
+MAX_STREAM_SEATS = 1024   # seats on one PlaySeats stream at once
+MAX_SEATS_BATCH = 1024    # adds and answers in one PlaySeatsRequest
 
 
 # Limits on what a request may carry: every string and list is bounded, so that no request (and
@@ -103,6 +106,7 @@ class Game:
         self.lock = asyncio.Lock()
         self.watchers: set = set()   # one asyncio.Event per stream following the game
         self.bot_retry = 0.0   # seconds before the bots try again after a storage failure
+        self.wire_events: dict = {}   # serialized events (`convert.events_to_bytes`)
 
     def publish(self, state: dominion.State) -> None:
         """Make ``state`` current and wake every stream that follows the game."""
@@ -137,6 +141,8 @@ class DominionService(pb_grpc.DominionServiceServicer):
         # Answers waiting to be stored, and whether a group commit is under way (`_write`).
         self._writes: list = []
         self._writing = False
+        self._tasks: set = set()   # PlaySeats answer tasks (held: asyncio keeps weak refs)
+        self._seat_streams: set = set()   # open PlaySeats streams, woken at shutdown
 
     # --- life cycle ---------------------------------------------------------------------------
 
@@ -181,6 +187,8 @@ class DominionService(pb_grpc.DominionServiceServicer):
         self.stopping.set()
         for game in list(self.games.values()) + list(self._recent.values()):
             game.publish(game.state)
+        for stream in self._seat_streams:   # also those that play no seat now
+            stream.wake.set()
 
     def close(self) -> None:
         self._db.shutdown(wait=True)
@@ -621,11 +629,15 @@ class DominionService(pb_grpc.DominionServiceServicer):
                 events = state.log
                 # A long backlog goes out in slices, letting other calls run between them.
                 while len(events) - cursor > _EVENT_BATCH:
-                    yield message(events=[event_to_pb(events[i], i, seat, names)
-                                          for i in range(cursor, cursor + _EVENT_BATCH)])
+                    update = message()
+                    update.MergeFromString(events_to_bytes(
+                        events, cursor, cursor + _EVENT_BATCH, seat, names, game.wire_events))
+                    yield update
                     cursor += _EVENT_BATCH
-                update = message(events=[event_to_pb(events[i], i, seat, names)
-                                         for i in range(cursor, len(events))])
+                update = message()
+                if cursor < len(events):
+                    update.MergeFromString(events_to_bytes(events, cursor, len(events), seat,
+                                                           names, game.wire_events))
                 cursor = len(events)
                 decision = dominion.pending(state)
                 number = dominion.decision_number(state)
@@ -718,6 +730,147 @@ class DominionService(pb_grpc.DominionServiceServicer):
         finally:
             play.reading_done()
 
+    async def PlaySeats(self, requests, context):
+        """Many seats on one stream (`_SeatsStream`): the reader adds seats and starts their
+        answers; this writer sends, in one message, the updates of every seat marked since
+        the last one."""
+        stream = _SeatsStream()
+        self._seat_streams.add(stream)
+        reader = asyncio.ensure_future(self._read_seats(requests, stream))
+        try:
+            while True:
+                stream.wake.clear()
+                if stream.fatal is not None:
+                    await context.abort(*stream.fatal)
+                if self.stopping.is_set():
+                    await context.abort(grpc.StatusCode.UNAVAILABLE, _STOPPING)
+                response = pb.PlaySeatsResponse(updates=stream.extra)
+                out = response.updates
+                stream.extra = []
+                dirty, stream.dirty = stream.dirty, {}
+                closing = stream.finished and not stream.busy
+                seats = stream.seats
+                for sp in dirty:
+                    if seats.get(sp.ref) is sp and _seat_updates(sp, out, closing):
+                        del seats[sp.ref]
+                        sp.game.watchers.discard(sp)
+                if out:
+                    yield response
+                if closing and not stream.extra:
+                    if not any(sp.outcomes for sp in seats.values()):
+                        return
+                    stream.dirty = dict.fromkeys(sp for sp in seats.values() if sp.outcomes)
+                    continue
+                if not stream.dirty and not stream.extra and not stream.wake.is_set():
+                    await stream.wake.wait()
+        finally:
+            reader.cancel()
+            self._seat_streams.discard(stream)
+            for sp in stream.seats.values():
+                sp.game.watchers.discard(sp)
+
+    async def _read_seats(self, requests, stream: "_SeatsStream") -> None:
+        """PlaySeats' reading side: adds seats, and queues each answer on its seat, whose
+        answers one task applies in order (`_seat_answers`) while other seats' go on. A
+        malformed message ends the stream."""
+        try:
+            async for request in requests:
+                if isinstance(request, _Undecodable):
+                    return stream.fail(_undecodable_message(request))
+                entries = len(request.add) + len(request.answers)
+                if not entries:
+                    return stream.fail("the message is empty: send PlaySeatsRequest.add or "
+                                       "answers")
+                if entries > MAX_SEATS_BATCH:
+                    return stream.fail(f"at most {MAX_SEATS_BATCH} adds and answers in one "
+                                       f"message, not {entries}")
+                for start in request.add:
+                    if start.ref in stream.seats:
+                        return stream.fail(f"ref {start.ref} is in use by a seat of this stream "
+                                           "(until its game_over or closed is sent)")
+                    await self._add_seat(stream, start)
+                for item in request.answers:
+                    sp = stream.seats.get(item.ref)
+                    if sp is None:
+                        stream.extra.append(pb.SeatUpdate(ref=item.ref, refused=pb.Refusal(
+                            sequence=item.answer.sequence,
+                            code=grpc.StatusCode.FAILED_PRECONDITION.value[0],
+                            message=f"ref {item.ref} names no seat on this stream: add it "
+                                    "with PlaySeatsRequest.add first (a seat leaves the stream "
+                                    "once its game_over or closed is sent)")))
+                        stream.wake.set()
+                        continue
+                    sp.queue.append(item.answer)
+                    if not sp.busy:
+                        sp.busy = True
+                        stream.busy += 1
+                        task = asyncio.ensure_future(self._seat_answers(sp, stream))
+                        self._tasks.add(task)
+                        task.add_done_callback(self._tasks.discard)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # the client went away mid-read: the call is over anyway
+            log.debug("a PlaySeats stream stopped reading", exc_info=True)
+        finally:
+            stream.finished = True
+            stream.wake.set()
+
+    async def _add_seat(self, stream: "_SeatsStream", start) -> None:
+        """Put a seat on the stream, or refuse it alone (SeatUpdate.closed), as Play would."""
+        try:
+            if len(stream.seats) >= MAX_STREAM_SEATS:
+                raise ServiceError(grpc.StatusCode.RESOURCE_EXHAUSTED,
+                                   f"this stream plays its maximum of {MAX_STREAM_SEATS} seats; "
+                                   "add more after some have ended, or on another stream")
+            game = await self._game(start.game_id)
+            if not start.token:
+                raise ServiceError(grpc.StatusCode.UNAUTHENTICATED,
+                                   "SeatStart.token is required: the seat token from "
+                                   "CreateGame")
+            seat = game.seat_of_token(start.token)
+            if seat is None:
+                raise ServiceError(grpc.StatusCode.PERMISSION_DENIED,
+                                   f"this seat token belongs to no seat of game {game.id}")
+            self._check_from_event(game, start.from_event)
+        except ServiceError as e:
+            stream.extra.append(pb.SeatUpdate(ref=start.ref, closed=pb.SeatClosed(
+                code=e.code.value[0], message=e.message)))
+            stream.wake.set()
+            return
+        sp = _SeatPlay(stream, start.ref, game, seat, start.from_event, start.batched)
+        stream.seats[start.ref] = sp
+        game.watchers.add(sp)
+        sp.set()
+
+    async def _seat_answers(self, sp: "_SeatPlay", stream: "_SeatsStream") -> None:
+        """Apply a PlaySeats seat's queued answers in order, as SubmitAnswer does. Never
+        cancelled: an answer stored is applied even when the client has gone."""
+        try:
+            while sp.queue:
+                answer = sp.queue.pop(0)
+                sequence = answer.sequence
+                applied: list = []
+                try:
+                    if not answer.HasField("sequence"):
+                        raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT,
+                                           "Answer.sequence is required: the Decision.sequence "
+                                           "you answer")
+                    await self._answer(sp.game, sp.seat, answer, lambda: (
+                        applied.append(sequence), sp.outcome(sequence, None)))
+                except ServiceError as e:
+                    sp.outcome(sequence, e)
+                except Exception:  # a fault of the server: the answer still gets an outcome
+                    log.exception("game %s: answer %d on a PlaySeats stream failed",
+                                  sp.game.id, sequence)
+                    if not applied:
+                        sp.outcome(sequence, ServiceError(
+                            grpc.StatusCode.INTERNAL, f"answer {sequence} failed in the "
+                                                      "server; see its log"))
+        finally:
+            sp.busy = False
+            stream.busy -= 1
+            sp.set()
+
     async def GetRecord(self, request, context):
         try:
             game = await self._game(request.game_id)
@@ -790,6 +943,139 @@ class _PlayStream:
                 update.refused.code = error.code.value[0]
                 update.refused.message = error.message
         return update
+
+
+class _SeatsStream:
+    """A PlaySeats stream's shared parts: its seats by ref, those with something new to send
+    (`dirty`, in the order marked), updates not tied to a seat in play (`extra`), and what
+    ends it."""
+
+    __slots__ = ("wake", "seats", "dirty", "extra", "fatal", "finished", "busy")
+
+    def __init__(self):
+        self.wake = asyncio.Event()
+        self.seats: dict = {}        # ref -> _SeatPlay
+        self.dirty: dict = {}        # _SeatPlay -> None, an ordered set
+        self.extra: list = []        # SeatUpdate: closed seats, answers for no seat
+        self.fatal: Optional[tuple] = None
+        self.finished = False        # the client closed its side (or went away)
+        self.busy = 0                # seats whose answers are being applied
+
+    def fail(self, message: str) -> None:
+        self.fatal = (grpc.StatusCode.INVALID_ARGUMENT, message)
+        self.wake.set()
+
+
+class _SeatPlay:
+    """One seat on a PlaySeats stream: where its updates stand, its answers waiting to be
+    applied, and their outcomes. A watcher of its game (`Game.publish` calls `set`)."""
+
+    __slots__ = ("stream", "ref", "game", "seat", "cursor", "batched", "sent_decision",
+                 "sent_waiting", "outcomes", "queue", "busy")
+
+    def __init__(self, stream: _SeatsStream, ref: int, game: Game, seat: int, cursor: int,
+                 batched: bool):
+        self.stream = stream
+        self.ref = ref
+        self.game = game
+        self.seat = seat
+        self.cursor = cursor
+        self.batched = batched
+        self.sent_decision = self.sent_waiting = None
+        self.outcomes: list = []     # (sequence, None) applied, or (sequence, ServiceError)
+        self.queue: list = []        # answers not applied yet
+        self.busy = False            # a task is applying `queue`
+
+    def set(self) -> None:
+        """Something may be new for this seat: mark it for the stream's next message."""
+        stream = self.stream
+        stream.dirty[self] = None
+        stream.wake.set()
+
+    def outcome(self, sequence: int, error: Optional[ServiceError]) -> None:
+        self.outcomes.append((sequence, error))
+        self.set()
+
+
+def _put_outcome(sp: _SeatPlay, update):
+    """Put the seat's oldest outcome not sent yet into ``update`` (a SeatUpdate)."""
+    if sp.outcomes:
+        sequence, error = sp.outcomes.pop(0)
+        if error is None:
+            update.accepted = sequence
+        else:
+            refused = update.refused
+            refused.sequence = sequence
+            refused.code = error.code.value[0]
+            refused.message = error.message
+    return update
+
+
+def _seat_updates(sp: _SeatPlay, out, flush: bool = False) -> bool:
+    """Add to ``out`` (PlaySeatsResponse.updates) what a PlaySeats seat has new, as Play's
+    `_follow` sends it; True when the seat's last update (the game's end) is among them.
+    ``flush``: send held outcomes even when batched (the client closed its side)."""
+    game = sp.game
+    state = game.state
+    seat = sp.seat
+    decision = dominion.pending(state)
+    number = dominion.decision_number(state)
+    if sp.batched and not flush and decision is not None:
+        if not (any(error is not None for _, error in sp.outcomes) or
+                (decision.player == seat and number != sp.sent_decision)):
+            return False
+    ref = sp.ref
+    events = state.log
+    names = state.config.players
+    cursor = sp.cursor
+    while len(events) - cursor > _EVENT_BATCH:
+        out.add(ref=ref).MergeFromString(events_to_bytes(
+            events, cursor, cursor + _EVENT_BATCH, seat, names, game.wire_events))
+        cursor += _EVENT_BATCH
+    at = len(out)
+    update = out.add()
+    if cursor < len(events):
+        update.MergeFromString(events_to_bytes(events, cursor, len(events), seat, names,
+                                               game.wire_events))
+    sp.cursor = len(events)
+    if decision is None:
+        if sp.outcomes:
+            _put_outcome(sp, update)
+        while sp.outcomes:
+            _put_outcome(sp, out.add(ref=ref))
+        if sp.busy:   # answers still being applied: the end comes after their outcomes
+            _drop_if_empty(out, at, ref)
+            return False
+        final = update if len(out) == at + 1 else out.add()   # the seat's last update
+        final.ref = ref
+        final.game_over.scores.extend(dominion.score(state))
+        final.game_over.winners.extend(dominion.winners(state))
+        _drop_if_empty(out, at, ref)
+        return True
+    if decision.player == seat and number != sp.sent_decision:
+        sp.sent_decision = number
+        wire = decision_to_pb(decision, number)
+        mine = update.decision
+        mine.decision.CopyFrom(wire)
+        mine.view.CopyFrom(view_to_pb(game.id, state, seat, game.bot_names, None, wire))
+    waiting = dominion.public_decision(decision, names, len(state.players[decision.player].hand))
+    if waiting != sp.sent_waiting:
+        sp.sent_waiting = waiting
+        update.waiting.CopyFrom(public_decision_to_pb(waiting))
+    _put_outcome(sp, update)
+    _drop_if_empty(out, at, ref)
+    while sp.outcomes:
+        _put_outcome(sp, out.add(ref=ref))
+    return False
+
+
+def _drop_if_empty(out, at: int, ref: int) -> None:
+    """Tag ``out[at]`` with ``ref``, or take it out when it says nothing."""
+    update = out[at]
+    if update.ListFields():
+        update.ref = ref
+    else:
+        del out[at]
 
 
 def _play_start(request) -> pb.PlayStart:
@@ -997,7 +1283,7 @@ def _refusing_undecodable(method, streaming: bool):
 def service_handler(service: DominionService) -> grpc.GenericRpcHandler:
     """The DominionService methods, as the generated registration makes them, except that
     undecodable request bytes are refused with INVALID_ARGUMENT and a message (a streamed
-    request's by the method itself: Play)."""
+    request's by the method itself: Play, PlaySeats)."""
     descriptor = pb.DESCRIPTOR.services_by_name["DominionService"]
     handlers = {}
     for m in descriptor.methods:

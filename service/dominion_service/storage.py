@@ -89,9 +89,18 @@ class Storage(Protocol):
 # Answers as stable JSON: a Move is [verb, card]; card tuples and option tuples are lists.
 # ---------------------------------------------------------------------------------------------
 
+_answer_json: dict = {}   # answer -> its JSON text: most answers repeat (end_phase, a buy)
+
+
 def answer_to_json(answer) -> str:
     """A stable JSON text for an engine answer (`dominion.answer_to_data`)."""
-    return json.dumps(dominion.answer_to_data(answer), separators=(",", ":"))
+    text = _answer_json.get(answer)
+    if text is None:
+        text = json.dumps(dominion.answer_to_data(answer), separators=(",", ":"))
+        if len(_answer_json) >= 4096:
+            _answer_json.clear()
+        _answer_json[answer] = text
+    return text
 
 
 def answer_from_json(text: str):
@@ -344,3 +353,4 @@ class _Transaction:
 def open_storage(path: Optional[str]) -> SqliteStorage:
     """The storage for a ``--db`` option: a path, ``":memory:"``, or None for the default file."""
     return SqliteStorage(default_db_path() if path is None else path)
+

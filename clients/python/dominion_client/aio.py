@@ -1,6 +1,8 @@
-"""The client on asyncio (``grpc.aio``): many seats in one thread, each on its Play stream,
-without a thread per seat or per stream. The fastest way for one process to play many seats
-(the benchmark does); `client.Seat` is the same for code that is not asynchronous.
+"""The client on asyncio (``grpc.aio``): many seats in one thread, without a thread per seat or
+per stream: each on its Play stream (`AsyncSeat`), or all on one PlaySeats stream
+(`SeatsStream`, and `botrunner.play_seats_async` for bots: the fastest way for one process to
+play many seats, as the benchmark does). `client.Seat` is the same for code that is not
+asynchronous.
 
     async with AsyncClient("127.0.0.1:50051") as client:
         seat = client.seat(game_id, token)
@@ -16,8 +18,8 @@ import grpc
 from dominion_proto import dominion_pb2 as pb
 from dominion_proto import dominion_pb2_grpc as pb_grpc
 
-from .client import (RECONNECT, TOKEN_METADATA, AnswerRefused, DecisionTracker, GameResult,
-                     PendingDecision, PlayStreamEnded)
+from .client import (_STATUS, RECONNECT, TOKEN_METADATA, AnswerRefused, DecisionTracker,
+                     GameResult, PendingDecision, PlayStreamEnded)
 from .convert import answer_to_pb
 
 
@@ -99,3 +101,69 @@ class AsyncSeat:
                 return
             if update.HasField("refused") and update.refused.sequence == sequence:
                 raise AnswerRefused(update.refused)
+
+
+class SeatClosed(grpc.RpcError):
+    """A seat the server would not play on a PlaySeats stream (SeatUpdate.closed): the status
+    its Play stream would have ended with (PERMISSION_DENIED for a wrong token, ...)."""
+
+    def __init__(self, closed: pb.SeatClosed):
+        super().__init__(f"{_STATUS.get(closed.code, grpc.StatusCode.UNKNOWN).name}: "
+                         f"{closed.message}")
+        self.closed = closed
+
+    def code(self) -> grpc.StatusCode:
+        return _STATUS.get(self.closed.code, grpc.StatusCode.UNKNOWN)
+
+    def details(self) -> str:
+        return self.closed.message
+
+
+class SeatsStream:
+    """One PlaySeats stream: many seats, one message each way for all of them. Seats added
+    and answers given are gathered until `flush`, which sends them as one message; `read`
+    returns the next PlaySeatsResponse (its `updates` tagged with the refs given to `add`).
+
+        stream = SeatsStream(client)
+        stream.add(0, game_id, token)
+        await stream.flush()
+        while (response := await stream.read()) is not None:
+            for update in response.updates: ... stream.answer(update.ref, decision, answer)
+            await stream.flush()
+    """
+
+    def __init__(self, client: AsyncClient):
+        self.call = client.stub.PlaySeats()
+        self._adds: list = []
+        self._answers: list = []
+
+    def add(self, ref: int, game_id: str, token: str, from_event: int = 0,
+            batched: bool = True) -> None:
+        """Play the seat of ``token`` under ``ref`` (sent with the next `flush`)."""
+        self._adds.append(pb.SeatStart(ref=ref, game_id=game_id, token=token,
+                                       from_event=from_event, batched=batched))
+
+    def answer(self, ref: int, decision: pb.Decision, answer) -> None:
+        """Answer the wire ``decision`` of seat ``ref`` with an engine-shaped answer (sent with
+        the next `flush`; its outcome comes as SeatUpdate.accepted or .refused)."""
+        self._answers.append(pb.SeatAnswer(ref=ref, answer=answer_to_pb(
+            decision.WhichOneof("kind"), answer, decision.sequence)))
+
+    async def flush(self) -> None:
+        """Send what `add` and `answer` gathered, as one message (nothing when empty)."""
+        if self._adds or self._answers:
+            request = pb.PlaySeatsRequest(add=self._adds, answers=self._answers)
+            self._adds, self._answers = [], []
+            await self.call.write(request)
+
+    async def read(self) -> Optional[pb.PlaySeatsResponse]:
+        """The next message; None once the stream has ended well."""
+        response = await self.call.read()
+        return None if response is grpc.aio.EOF else response
+
+    async def close(self) -> None:
+        """Close the client's side (the server sends what is left, then ends)."""
+        await self.call.done_writing()
+
+    def cancel(self) -> None:
+        self.call.cancel()

@@ -3,12 +3,13 @@ from __future__ import annotations
 
 import asyncio
 import time
+from typing import Optional
 
 import grpc
 
 import dominion.bots
 
-from .client import GameResult, Seat
+from .client import AnswerRefused, DecisionTracker, GameResult, PlayStreamEnded, Seat
 
 
 # What a call sees while the server stops, restarts or is briefly away: the call is retried
@@ -16,6 +17,7 @@ from .client import GameResult, Seat
 # never applied twice). Anything else is the server refusing the request, and final.
 RETRIED = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED,
            grpc.StatusCode.DEADLINE_EXCEEDED)
+_ABORTED = grpc.StatusCode.ABORTED.value[0]
 
 
 def play_seat(seat: Seat, bot, reconnect_for: float = 30.0) -> GameResult:
@@ -68,6 +70,75 @@ async def play_seat_async(seat, bot, reconnect_for: float = 30.0) -> GameResult:
             if time.monotonic() - broken_since > reconnect_for:
                 raise
             await asyncio.sleep(0.1)
+
+
+class _Playing:
+    """A seat `play_seats_async` plays: where its log stands (for `DecisionTracker`) and its
+    result."""
+
+    def __init__(self, game_id: str, token: str, bot):
+        self.game_id = game_id
+        self.token = token
+        self.bot = bot
+        self.next_event = 0
+        self.result: Optional[GameResult] = None
+
+
+async def play_seats_async(client, seats, reconnect_for: float = 30.0) -> list:
+    """Play many seats with their bots on one PlaySeats stream of ``client`` (an
+    `aio.AsyncClient`); ``seats``: (game_id, token, bot) each. Returns each seat's
+    `GameResult`, in order. Every message read is answered at once: the answers of all the
+    seats it asks go back in one message. After a broken stream (`RETRIED`), the seats not
+    over are added again on a new one, each from its first event not received, for up to
+    ``reconnect_for`` seconds; an answer whose outcome was lost is not resent (its decision
+    comes again if it was not applied). A refusal other than ABORTED, or a seat the server
+    will not play, raises (`AnswerRefused`, `aio.SeatClosed`)."""
+    from .aio import SeatClosed, SeatsStream
+
+    playing = [_Playing(game_id, token, bot) for game_id, token, bot in seats]
+    trackers = {ref: DecisionTracker(p) for ref, p in enumerate(playing)}
+    broken_since = None
+    while True:
+        left = {ref: p for ref, p in enumerate(playing) if p.result is None}
+        if not left:
+            return [p.result for p in playing]
+        stream = SeatsStream(client)
+        try:
+            for ref, p in left.items():
+                trackers[ref] = DecisionTracker(p)
+                stream.add(ref, p.game_id, p.token, p.next_event)
+            await stream.flush()
+            while left:
+                response = await stream.read()
+                if response is None:
+                    raise PlayStreamEnded()
+                broken_since = None
+                for update in response.updates:
+                    ref = update.ref
+                    if update.HasField("closed"):
+                        raise SeatClosed(update.closed)
+                    if update.HasField("refused") and update.refused.code != _ABORTED:
+                        raise AnswerRefused(update.refused)
+                    pending = trackers[ref].read(update)
+                    p = left.get(ref)
+                    if p is None:
+                        continue
+                    if pending is not None:
+                        stream.answer(ref, pending.message.decision,
+                                      p.bot.answer(pending.decision, pending.view))
+                    if p.result is not None:
+                        del left[ref]
+                await stream.flush()
+            await stream.close()
+        except grpc.RpcError as e:
+            if e.code() not in RETRIED:
+                raise
+            broken_since = broken_since or time.monotonic()
+            if time.monotonic() - broken_since > reconnect_for:
+                raise
+            await asyncio.sleep(0.1)
+        finally:
+            stream.cancel()
 
 
 def play_seat_with(seat: Seat, bot_name: str, seed: int = 0) -> GameResult:

@@ -44,6 +44,9 @@ class DominionService(Protocol):
     def play(self, request: AsyncIterator[dominion_dot_v1_dot_dominion__pb2.PlayRequest], ctx: RequestContext) -> AsyncIterator[dominion_dot_v1_dot_dominion__pb2.PlayResponse]:
         raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
 
+    def play_seats(self, request: AsyncIterator[dominion_dot_v1_dot_dominion__pb2.PlaySeatsRequest], ctx: RequestContext) -> AsyncIterator[dominion_dot_v1_dot_dominion__pb2.PlaySeatsResponse]:
+        raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
+
     async def get_record(self, request: dominion_dot_v1_dot_dominion__pb2.GetRecordRequest, ctx: RequestContext) -> dominion_dot_v1_dot_dominion__pb2.GetRecordResponse:
         raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
 
@@ -142,6 +145,16 @@ class DominionServiceASGIApplication(ConnectASGIApplication[DominionService]):
                         idempotency_level=IdempotencyLevel.UNKNOWN,
                     ),
                     function=svc.play,
+                ),
+                "/dominion.v1.DominionService/PlaySeats": Endpoint.bidi_stream(
+                    method=MethodInfo(
+                        name="PlaySeats",
+                        service_name="dominion.v1.DominionService",
+                        input=dominion_dot_v1_dot_dominion__pb2.PlaySeatsRequest,
+                        output=dominion_dot_v1_dot_dominion__pb2.PlaySeatsResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                    ),
+                    function=svc.play_seats,
                 ),
                 "/dominion.v1.DominionService/GetRecord": Endpoint.unary(
                     method=MethodInfo(
@@ -346,6 +359,26 @@ class DominionServiceClient(ConnectClient):
             timeout_ms=timeout_ms,
         )
 
+    def play_seats(
+        self,
+        request: AsyncIterator[dominion_dot_v1_dot_dominion__pb2.PlaySeatsRequest],
+        *,
+        headers: Headers | Mapping[str, str] | None = None,
+        timeout_ms: int | None = None,
+    ) -> AsyncIterator[dominion_dot_v1_dot_dominion__pb2.PlaySeatsResponse]:
+        return self.execute_bidi_stream(
+            request=request,
+            method=MethodInfo(
+                name="PlaySeats",
+                service_name="dominion.v1.DominionService",
+                input=dominion_dot_v1_dot_dominion__pb2.PlaySeatsRequest,
+                output=dominion_dot_v1_dot_dominion__pb2.PlaySeatsResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+
     async def get_record(
         self,
         request: dominion_dot_v1_dot_dominion__pb2.GetRecordRequest,
@@ -385,6 +418,8 @@ class DominionServiceSync(Protocol):
     def stream_events(self, request: dominion_dot_v1_dot_dominion__pb2.StreamEventsRequest, ctx: RequestContext) -> Iterator[dominion_dot_v1_dot_dominion__pb2.StreamEventsResponse]:
         raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
     def play(self, request: Iterator[dominion_dot_v1_dot_dominion__pb2.PlayRequest], ctx: RequestContext) -> Iterator[dominion_dot_v1_dot_dominion__pb2.PlayResponse]:
+        raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
+    def play_seats(self, request: Iterator[dominion_dot_v1_dot_dominion__pb2.PlaySeatsRequest], ctx: RequestContext) -> Iterator[dominion_dot_v1_dot_dominion__pb2.PlaySeatsResponse]:
         raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
     def get_record(self, request: dominion_dot_v1_dot_dominion__pb2.GetRecordRequest, ctx: RequestContext) -> dominion_dot_v1_dot_dominion__pb2.GetRecordResponse:
         raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
@@ -483,6 +518,16 @@ class DominionServiceWSGIApplication(ConnectWSGIApplication):
                         idempotency_level=IdempotencyLevel.UNKNOWN,
                     ),
                     function=service.play,
+                ),
+                "/dominion.v1.DominionService/PlaySeats": EndpointSync.bidi_stream(
+                    method=MethodInfo(
+                        name="PlaySeats",
+                        service_name="dominion.v1.DominionService",
+                        input=dominion_dot_v1_dot_dominion__pb2.PlaySeatsRequest,
+                        output=dominion_dot_v1_dot_dominion__pb2.PlaySeatsResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                    ),
+                    function=service.play_seats,
                 ),
                 "/dominion.v1.DominionService/GetRecord": EndpointSync.unary(
                     method=MethodInfo(
@@ -681,6 +726,26 @@ class DominionServiceClientSync(ConnectClientSync):
                 service_name="dominion.v1.DominionService",
                 input=dominion_dot_v1_dot_dominion__pb2.PlayRequest,
                 output=dominion_dot_v1_dot_dominion__pb2.PlayResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+
+    def play_seats(
+        self,
+        request: Iterator[dominion_dot_v1_dot_dominion__pb2.PlaySeatsRequest],
+        *,
+        headers: Headers | Mapping[str, str] | None = None,
+        timeout_ms: int | None = None,
+    ) -> Iterator[dominion_dot_v1_dot_dominion__pb2.PlaySeatsResponse]:
+        return self.execute_bidi_stream(
+            request=request,
+            method=MethodInfo(
+                name="PlaySeats",
+                service_name="dominion.v1.DominionService",
+                input=dominion_dot_v1_dot_dominion__pb2.PlaySeatsRequest,
+                output=dominion_dot_v1_dot_dominion__pb2.PlaySeatsResponse,
                 idempotency_level=IdempotencyLevel.UNKNOWN,
             ),
             headers=headers,

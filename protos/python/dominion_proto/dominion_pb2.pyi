@@ -529,6 +529,70 @@ class PlayResponse(_message.Message):
     refused: Refusal
     def __init__(self, events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., decision: _Optional[_Union[YourDecision, _Mapping]] = ..., game_over: _Optional[_Union[GameOver, _Mapping]] = ..., waiting: _Optional[_Union[PublicDecision, _Mapping]] = ..., accepted: _Optional[int] = ..., refused: _Optional[_Union[Refusal, _Mapping]] = ...) -> None: ...
 
+class SeatStart(_message.Message):
+    __slots__ = ("ref", "game_id", "token", "from_event", "batched")
+    REF_FIELD_NUMBER: _ClassVar[int]
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_FIELD_NUMBER: _ClassVar[int]
+    FROM_EVENT_FIELD_NUMBER: _ClassVar[int]
+    BATCHED_FIELD_NUMBER: _ClassVar[int]
+    ref: int
+    game_id: str
+    token: str
+    from_event: int
+    batched: bool
+    def __init__(self, ref: _Optional[int] = ..., game_id: _Optional[str] = ..., token: _Optional[str] = ..., from_event: _Optional[int] = ..., batched: _Optional[bool] = ...) -> None: ...
+
+class SeatAnswer(_message.Message):
+    __slots__ = ("ref", "answer")
+    REF_FIELD_NUMBER: _ClassVar[int]
+    ANSWER_FIELD_NUMBER: _ClassVar[int]
+    ref: int
+    answer: Answer
+    def __init__(self, ref: _Optional[int] = ..., answer: _Optional[_Union[Answer, _Mapping]] = ...) -> None: ...
+
+class PlaySeatsRequest(_message.Message):
+    __slots__ = ("add", "answers")
+    ADD_FIELD_NUMBER: _ClassVar[int]
+    ANSWERS_FIELD_NUMBER: _ClassVar[int]
+    add: _containers.RepeatedCompositeFieldContainer[SeatStart]
+    answers: _containers.RepeatedCompositeFieldContainer[SeatAnswer]
+    def __init__(self, add: _Optional[_Iterable[_Union[SeatStart, _Mapping]]] = ..., answers: _Optional[_Iterable[_Union[SeatAnswer, _Mapping]]] = ...) -> None: ...
+
+class SeatClosed(_message.Message):
+    __slots__ = ("code", "message")
+    CODE_FIELD_NUMBER: _ClassVar[int]
+    MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    code: int
+    message: str
+    def __init__(self, code: _Optional[int] = ..., message: _Optional[str] = ...) -> None: ...
+
+class SeatUpdate(_message.Message):
+    __slots__ = ("events", "decision", "game_over", "waiting", "accepted", "refused", "ref", "closed")
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    DECISION_FIELD_NUMBER: _ClassVar[int]
+    GAME_OVER_FIELD_NUMBER: _ClassVar[int]
+    WAITING_FIELD_NUMBER: _ClassVar[int]
+    ACCEPTED_FIELD_NUMBER: _ClassVar[int]
+    REFUSED_FIELD_NUMBER: _ClassVar[int]
+    REF_FIELD_NUMBER: _ClassVar[int]
+    CLOSED_FIELD_NUMBER: _ClassVar[int]
+    events: _containers.RepeatedCompositeFieldContainer[Event]
+    decision: YourDecision
+    game_over: GameOver
+    waiting: PublicDecision
+    accepted: int
+    refused: Refusal
+    ref: int
+    closed: SeatClosed
+    def __init__(self, events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., decision: _Optional[_Union[YourDecision, _Mapping]] = ..., game_over: _Optional[_Union[GameOver, _Mapping]] = ..., waiting: _Optional[_Union[PublicDecision, _Mapping]] = ..., accepted: _Optional[int] = ..., refused: _Optional[_Union[Refusal, _Mapping]] = ..., ref: _Optional[int] = ..., closed: _Optional[_Union[SeatClosed, _Mapping]] = ...) -> None: ...
+
+class PlaySeatsResponse(_message.Message):
+    __slots__ = ("updates",)
+    UPDATES_FIELD_NUMBER: _ClassVar[int]
+    updates: _containers.RepeatedCompositeFieldContainer[SeatUpdate]
+    def __init__(self, updates: _Optional[_Iterable[_Union[SeatUpdate, _Mapping]]] = ...) -> None: ...
+
 class GameConfig(_message.Message):
     __slots__ = ("players", "kingdom", "seed", "first_player", "always_ask")
     PLAYERS_FIELD_NUMBER: _ClassVar[int]

@@ -79,6 +79,11 @@ class DominionServiceStub:
                 request_serializer=dominion_dot_v1_dot_dominion__pb2.PlayRequest.SerializeToString,
                 response_deserializer=dominion_dot_v1_dot_dominion__pb2.PlayResponse.FromString,
                 _registered_method=True)
+        self.PlaySeats = channel.stream_stream(
+                '/dominion.v1.DominionService/PlaySeats',
+                request_serializer=dominion_dot_v1_dot_dominion__pb2.PlaySeatsRequest.SerializeToString,
+                response_deserializer=dominion_dot_v1_dot_dominion__pb2.PlaySeatsResponse.FromString,
+                _registered_method=True)
         self.GetRecord = channel.unary_unary(
                 '/dominion.v1.DominionService/GetRecord',
                 request_serializer=dominion_dot_v1_dot_dominion__pb2.GetRecordRequest.SerializeToString,
@@ -169,6 +174,28 @@ class DominionServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def PlaySeats(self, request_iterator, context):
+        """Play many seats (of one game or of many) on one stream: what Play does for each seat, with
+        one message each way carrying the updates and answers of every seat that has one, so that
+        gRPC's cost per message is paid once for many decisions. The client adds seats (each with
+        its game id, its seat token in the message, from_event, and a `ref` of its choosing that
+        tags everything about the seat), at the start or at any time, and sends answers tagged with
+        a ref; the server sends PlaySeatsResponse messages whose SeatUpdate entries carry, per
+        seat, what a PlayResponse carries, coalescing whatever is ready at once. Each answer keeps
+        SubmitAnswer's guarantees, and gets one outcome (SeatUpdate.accepted or .refused with
+        SubmitAnswer's status code). A seat that cannot be played (no or wrong token, no such game,
+        from_event past the log's end, too many seats) is refused alone with SeatUpdate.closed; the
+        other seats play on. The stream ends with a status only when it is malformed
+        (INVALID_ARGUMENT: undecodable or empty message, a ref added twice while in use, over
+        1024 entries in one message) or the server stops (UNAVAILABLE: add the seats again on a new
+        stream, each from its first event not received). It ends OK once the client has closed
+        its side and every seat's answers have their outcomes. Not on the web door (it streams
+        both ways at once, which needs HTTP/2).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def GetRecord(self, request, context):
         """A finished game's record (configuration with the seed, and every answer): enough to
         replay it exactly. FAILED_PRECONDITION while the game is still going (the seed is secret).
@@ -224,6 +251,11 @@ def add_DominionServiceServicer_to_server(servicer, server):
                     servicer.Play,
                     request_deserializer=dominion_dot_v1_dot_dominion__pb2.PlayRequest.FromString,
                     response_serializer=dominion_dot_v1_dot_dominion__pb2.PlayResponse.SerializeToString,
+            ),
+            'PlaySeats': grpc.stream_stream_rpc_method_handler(
+                    servicer.PlaySeats,
+                    request_deserializer=dominion_dot_v1_dot_dominion__pb2.PlaySeatsRequest.FromString,
+                    response_serializer=dominion_dot_v1_dot_dominion__pb2.PlaySeatsResponse.SerializeToString,
             ),
             'GetRecord': grpc.unary_unary_rpc_method_handler(
                     servicer.GetRecord,
@@ -474,6 +506,33 @@ class DominionService:
             '/dominion.v1.DominionService/Play',
             dominion_dot_v1_dot_dominion__pb2.PlayRequest.SerializeToString,
             dominion_dot_v1_dot_dominion__pb2.PlayResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def PlaySeats(request_iterator,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.stream_stream(
+            request_iterator,
+            target,
+            '/dominion.v1.DominionService/PlaySeats',
+            dominion_dot_v1_dot_dominion__pb2.PlaySeatsRequest.SerializeToString,
+            dominion_dot_v1_dot_dominion__pb2.PlaySeatsResponse.FromString,
             options,
             channel_credentials,
             insecure,

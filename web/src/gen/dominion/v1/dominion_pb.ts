@@ -14,13 +14,15 @@
 // or late answer is refused (ABORTED) instead of being applied twice.
 //
 // A program playing a seat uses Play: one stream that brings its decisions and takes its
-// answers. StreamEvents with SubmitAnswer does the same with a call per answer (slower).
+// answers. StreamEvents with SubmitAnswer does the same with a call per answer (slower). A program
+// playing many seats plays them all on one PlaySeats stream (the fastest way).
 //
 // Cards always travel as their names ("Village", "Throne Room"): new cards never change this
 // schema. ListCards says what every name means.
 //
 // Errors (gRPC status codes), and nothing changes when one is returned (on a Play stream an
-// answer's error comes as a PlayResponse.refused with the same code, and the stream goes on):
+// answer's error comes as a PlayResponse.refused with the same code, and the stream goes on; on
+// a PlaySeats stream as a SeatUpdate.refused, and a seat's as a SeatUpdate.closed):
 //   INVALID_ARGUMENT     malformed request, unknown card/bot/Kingdom, or an illegal answer
 //   NOT_FOUND            no game with that id
 //   FAILED_PRECONDITION  answering out of turn, after the game ended, for a bot's seat,
@@ -41,7 +43,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file dominion/v1/dominion.proto.
  */
 export const file_dominion_v1_dominion: GenFile = /*@__PURE__*/
-  fileDesc("Chpkb21pbmlvbi92MS9kb21pbmlvbi5wcm90bxILZG9taW5pb24udjEieQoEQ2FyZBIMCgRuYW1lGAEgASgJEgwKBGNvc3QYAiABKAUSDQoFdHlwZXMYAyADKAkSCwoDc2V0GAQgASgJEhAKCGVkaXRpb25zGAUgAygJEgwKBHRleHQYBiABKAkSDQoFY29pbnMYByABKAUSCgoCdnAYCCABKAUiEgoQTGlzdENhcmRzUmVxdWVzdCI1ChFMaXN0Q2FyZHNSZXNwb25zZRIgCgVjYXJkcxgBIAMoCzIRLmRvbWluaW9uLnYxLkNhcmQiNAoHS2luZ2RvbRIMCgRuYW1lGAEgASgJEgwKBHNldHMYAiADKAkSDQoFY2FyZHMYAyADKAkiFQoTTGlzdEtpbmdkb21zUmVxdWVzdCI+ChRMaXN0S2luZ2RvbXNSZXNwb25zZRImCghraW5nZG9tcxgBIAMoCzIULmRvbWluaW9uLnYxLktpbmdkb20iEQoPTGlzdEJvdHNSZXF1ZXN0IiAKEExpc3RCb3RzUmVzcG9uc2USDAoEYm90cxgBIAMoCSIlCghTZWF0U3BlYxIMCgRuYW1lGAEgASgJEgsKA2JvdBgCIAEoCSIdCgxLaW5nZG9tQ2FyZHMSDQoFY2FyZHMYASADKAkiHQoNUmFuZG9tS2luZ2RvbRIMCgRzZXRzGAEgAygJIowCChFDcmVhdGVHYW1lUmVxdWVzdBIkCgVzZWF0cxgBIAMoCzIVLmRvbWluaW9uLnYxLlNlYXRTcGVjEhAKBnByZXNldBgCIAEoCUgAEioKBWNhcmRzGAMgASgLMhkuZG9taW5pb24udjEuS2luZ2RvbUNhcmRzSAASLAoGcmFuZG9tGAQgASgLMhouZG9taW5pb24udjEuUmFuZG9tS2luZ2RvbUgAEhEKBHNlZWQYBSABKARIAYgBARIZCgxmaXJzdF9wbGF5ZXIYBiABKAVIAogBARISCgphbHdheXNfYXNrGAcgASgIQgkKB2tpbmdkb21CBwoFX3NlZWRCDwoNX2ZpcnN0X3BsYXllciJDCglTZWF0VG9rZW4SDAoEc2VhdBgBIAEoBRIMCgRuYW1lGAIgASgJEgsKA2JvdBgDIAEoCRINCgV0b2tlbhgEIAEoCSKHAQoSQ3JlYXRlR2FtZVJlc3BvbnNlEg8KB2dhbWVfaWQYASABKAkSJQoFc2VhdHMYAiADKAsyFi5kb21pbmlvbi52MS5TZWF0VG9rZW4SDwoHa2luZ2RvbRgDIAMoCRIUCgxmaXJzdF9wbGF5ZXIYBCABKAUSEgoKYWx3YXlzX2FzaxgFIAEoCCK8AQoLR2FtZVN1bW1hcnkSDwoHZ2FtZV9pZBgBIAEoCRIPCgdwbGF5ZXJzGAIgAygJEgwKBGJvdHMYAyADKAkSDwoHa2luZ2RvbRgEIAMoCRIRCglnYW1lX292ZXIYBSABKAgSDAoEdHVybhgGIAEoBRIQCghzZXF1ZW5jZRgHIAEoBBIYCgt3YWl0aW5nX2ZvchgIIAEoBUgAiAEBEg8KB2NyZWF0ZWQYCSABKAFCDgoMX3dhaXRpbmdfZm9yIowBChBMaXN0R2FtZXNSZXF1ZXN0EhgKEGluY2x1ZGVfZmluaXNoZWQYASABKAgSEQoJcGFnZV9zaXplGAIgASgFEhIKCnBhZ2VfdG9rZW4YAyABKAkSDgoGcGxheWVyGAQgASgJEgsKA2JvdBgFIAEoCRIaChJ3YWl0aW5nX2Zvcl9jbGllbnQYBiABKAgiVQoRTGlzdEdhbWVzUmVzcG9uc2USJwoFZ2FtZXMYASADKAsyGC5kb21pbmlvbi52MS5HYW1lU3VtbWFyeRIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkiNQoETW92ZRIfCgR2ZXJiGAEgASgOMhEuZG9taW5pb24udjEuVmVyYhIMCgRjYXJkGAIgASgJIjAKDFR1cm5EZWNpc2lvbhIgCgVtb3ZlcxgBIAMoCzIRLmRvbWluaW9uLnYxLk1vdmUiOQoOU2VsZWN0RGVjaXNpb24SDQoFY2FyZHMYASADKAkSCwoDbWluGAIgASgFEgsKA21heBgDIAEoBSI7Cg5DaG9vc2VEZWNpc2lvbhIPCgdvcHRpb25zGAEgAygJEgsKA21pbhgCIAEoBRILCgNtYXgYAyABKAUiHgoNT3JkZXJEZWNpc2lvbhINCgVjYXJkcxgBIAMoCSLaAgoIRGVjaXNpb24SEAoIc2VxdWVuY2UYASABKAQSDgoGcGxheWVyGAIgASgFEg4KBnByb21wdBgDIAEoCRIMCgRjYXJkGAQgASgJEg8KB3B1cnBvc2UYBSABKAkSEwoLYWJvdXRfY2FyZHMYBiADKAkSGQoMYWJvdXRfcGxheWVyGAcgASgFSAGIAQESKQoEdHVybhgKIAEoCzIZLmRvbWluaW9uLnYxLlR1cm5EZWNpc2lvbkgAEi0KBnNlbGVjdBgLIAEoCzIbLmRvbWluaW9uLnYxLlNlbGVjdERlY2lzaW9uSAASLQoGY2hvb3NlGAwgASgLMhsuZG9taW5pb24udjEuQ2hvb3NlRGVjaXNpb25IABIrCgVvcmRlchgNIAEoCzIaLmRvbWluaW9uLnYxLk9yZGVyRGVjaXNpb25IAEIGCgRraW5kQg8KDV9hYm91dF9wbGF5ZXIiGQoIQ2FyZExpc3QSDQoFY2FyZHMYASADKAkiHQoKT3B0aW9uTGlzdBIPCgdvcHRpb25zGAEgAygJItQBCgZBbnN3ZXISFQoIc2VxdWVuY2UYASABKARIAYgBARIhCgRtb3ZlGAIgASgLMhEuZG9taW5pb24udjEuTW92ZUgAEiYKBWNhcmRzGAMgASgLMhUuZG9taW5pb24udjEuQ2FyZExpc3RIABIqCgdvcHRpb25zGAQgASgLMhcuZG9taW5pb24udjEuT3B0aW9uTGlzdEgAEiYKBW9yZGVyGAUgASgLMhUuZG9taW5pb24udjEuQ2FyZExpc3RIAEIHCgV2YWx1ZUILCglfc2VxdWVuY2UiSwoTU3VibWl0QW5zd2VyUmVxdWVzdBIPCgdnYW1lX2lkGAEgASgJEiMKBmFuc3dlchgCIAEoCzITLmRvbWluaW9uLnYxLkFuc3dlciI7ChRTdWJtaXRBbnN3ZXJSZXNwb25zZRIQCghzZXF1ZW5jZRgBIAEoBBIRCglnYW1lX292ZXIYAiABKAgidwoFRXZlbnQSDQoFaW5kZXgYASABKAQSDAoEa2luZBgCIAEoCRIOCgZwbGF5ZXIYAyABKAUSDQoFY2FyZHMYBCADKAkSFAoMaGlkZGVuX2NvdW50GAUgASgNEg4KBmRldGFpbBgGIAEoCRIMCgR0ZXh0GAcgASgJInUKDlB1YmxpY0RlY2lzaW9uEg4KBnBsYXllchgBIAEoBRIMCgRraW5kGAIgASgJEgwKBGNhcmQYAyABKAkSDwoHcHVycG9zZRgEIAEoCRILCgNtaW4YBSABKAUSCwoDbWF4GAYgASgFEgwKBHRleHQYByABKAkiNwoKU3VwcGx5UGlsZRIMCgRuYW1lGAEgASgJEg0KBWNvdW50GAIgASgFEgwKBGNvc3QYAyABKAUikgIKClBsYXllclZpZXcSDAoEc2VhdBgBIAEoBRIMCgRuYW1lGAIgASgJEgsKA2JvdBgDIAEoCRIUCgxoYW5kX3Zpc2libGUYBCABKAgSDAoEaGFuZBgFIAMoCRIRCgloYW5kX3NpemUYBiABKAUSEQoJZGVja19zaXplGAcgASgFEhQKDGRpc2NhcmRfc2l6ZRgIIAEoBRITCgtkaXNjYXJkX3RvcBgJIAEoCRIPCgdpbl9wbGF5GAogAygJEg0KBWFzaWRlGAsgAygJEg8KB2xvb2tpbmcYDCADKAkSFAoMbG9va2luZ19zaXplGA0gASgFEhMKC3R1cm5zX3Rha2VuGA4gASgFEgoKAnZwGA8gASgFIoIECgRWaWV3Eg8KB2dhbWVfaWQYASABKAkSEwoGdmlld2VyGAIgASgFSACIAQESDwoHa2luZ2RvbRgDIAMoCRInCgZzdXBwbHkYBCADKAsyFy5kb21pbmlvbi52MS5TdXBwbHlQaWxlEg0KBXRyYXNoGAUgAygJEigKB3BsYXllcnMYBiADKAsyFy5kb21pbmlvbi52MS5QbGF5ZXJWaWV3Eg8KB2N1cnJlbnQYByABKAUSIQoFcGhhc2UYCCABKA4yEi5kb21pbmlvbi52MS5QaGFzZRIMCgR0dXJuGAkgASgFEg8KB2FjdGlvbnMYCiABKAUSDAoEYnV5cxgLIAEoBRINCgVjb2lucxgMIAEoBRIQCghzZXF1ZW5jZRgNIAEoBBIYCgt3YWl0aW5nX2ZvchgOIAEoBUgBiAEBEicKCGRlY2lzaW9uGA8gASgLMhUuZG9taW5pb24udjEuRGVjaXNpb24SHwoDbG9nGBAgAygLMhIuZG9taW5pb24udjEuRXZlbnQSEQoJZ2FtZV9vdmVyGBEgASgIEg4KBnNjb3JlcxgSIAMoBRIPCgd3aW5uZXJzGBMgAygFEiwKB3dhaXRpbmcYFCABKAsyGy5kb21pbmlvbi52MS5QdWJsaWNEZWNpc2lvbkIJCgdfdmlld2VyQg4KDF93YWl0aW5nX2ZvciJFCg5HZXRWaWV3UmVxdWVzdBIPCgdnYW1lX2lkGAEgASgJEhUKCGxvZ19mcm9tGAIgASgESACIAQFCCwoJX2xvZ19mcm9tIjIKD0dldFZpZXdSZXNwb25zZRIfCgR2aWV3GAEgASgLMhEuZG9taW5pb24udjEuVmlldyI6ChNTdHJlYW1FdmVudHNSZXF1ZXN0Eg8KB2dhbWVfaWQYASABKAkSEgoKZnJvbV9ldmVudBgCIAEoBCJYCgxZb3VyRGVjaXNpb24SJwoIZGVjaXNpb24YASABKAsyFS5kb21pbmlvbi52MS5EZWNpc2lvbhIfCgR2aWV3GAIgASgLMhEuZG9taW5pb24udjEuVmlldyIrCghHYW1lT3ZlchIOCgZzY29yZXMYASADKAUSDwoHd2lubmVycxgCIAMoBSK/AQoUU3RyZWFtRXZlbnRzUmVzcG9uc2USIgoGZXZlbnRzGAEgAygLMhIuZG9taW5pb24udjEuRXZlbnQSKwoIZGVjaXNpb24YAiABKAsyGS5kb21pbmlvbi52MS5Zb3VyRGVjaXNpb24SKAoJZ2FtZV9vdmVyGAMgASgLMhUuZG9taW5pb24udjEuR2FtZU92ZXISLAoHd2FpdGluZxgEIAEoCzIbLmRvbWluaW9uLnYxLlB1YmxpY0RlY2lzaW9uIkEKCVBsYXlTdGFydBIPCgdnYW1lX2lkGAEgASgJEhIKCmZyb21fZXZlbnQYAiABKAQSDwoHYmF0Y2hlZBgDIAEoCCJlCgtQbGF5UmVxdWVzdBInCgVzdGFydBgBIAEoCzIWLmRvbWluaW9uLnYxLlBsYXlTdGFydEgAEiUKBmFuc3dlchgCIAEoCzITLmRvbWluaW9uLnYxLkFuc3dlckgAQgYKBGtpbmQiOgoHUmVmdXNhbBIQCghzZXF1ZW5jZRgBIAEoBBIMCgRjb2RlGAIgASgFEg8KB21lc3NhZ2UYAyABKAkiggIKDFBsYXlSZXNwb25zZRIiCgZldmVudHMYASADKAsyEi5kb21pbmlvbi52MS5FdmVudBIrCghkZWNpc2lvbhgCIAEoCzIZLmRvbWluaW9uLnYxLllvdXJEZWNpc2lvbhIoCglnYW1lX292ZXIYAyABKAsyFS5kb21pbmlvbi52MS5HYW1lT3ZlchIsCgd3YWl0aW5nGAQgASgLMhsuZG9taW5pb24udjEuUHVibGljRGVjaXNpb24SFQoIYWNjZXB0ZWQYBSABKARIAIgBARIlCgdyZWZ1c2VkGAYgASgLMhQuZG9taW5pb24udjEuUmVmdXNhbEILCglfYWNjZXB0ZWQiZgoKR2FtZUNvbmZpZxIPCgdwbGF5ZXJzGAEgAygJEg8KB2tpbmdkb20YAiADKAkSDAoEc2VlZBgDIAEoBBIUCgxmaXJzdF9wbGF5ZXIYBCABKAUSEgoKYWx3YXlzX2FzaxgFIAEoCCJDCg5SZWNvcmRlZEFuc3dlchIMCgRzZWF0GAEgASgFEiMKBmFuc3dlchgCIAEoCzITLmRvbWluaW9uLnYxLkFuc3dlciIjChBHZXRSZWNvcmRSZXF1ZXN0Eg8KB2dhbWVfaWQYASABKAkiiwEKEUdldFJlY29yZFJlc3BvbnNlEicKBmNvbmZpZxgBIAEoCzIXLmRvbWluaW9uLnYxLkdhbWVDb25maWcSLAoHYW5zd2VycxgCIAMoCzIbLmRvbWluaW9uLnYxLlJlY29yZGVkQW5zd2VyEg4KBnNjb3JlcxgDIAMoBRIPCgd3aW5uZXJzGAQgAygFKmYKBFZlcmISFAoQVkVSQl9VTlNQRUNJRklFRBAAEg0KCVZFUkJfUExBWRABEhcKE1ZFUkJfUExBWV9UUkVBU1VSRVMQAhIMCghWRVJCX0JVWRADEhIKDlZFUkJfRU5EX1BIQVNFEAQqYgoFUGhhc2USFQoRUEhBU0VfVU5TUEVDSUZJRUQQABIQCgxQSEFTRV9BQ1RJT04QARINCglQSEFTRV9CVVkQAhIRCg1QSEFTRV9DTEVBTlVQEAMSDgoKUEhBU0VfT1ZFUhAEMpUGCg9Eb21pbmlvblNlcnZpY2USSgoJTGlzdENhcmRzEh0uZG9taW5pb24udjEuTGlzdENhcmRzUmVxdWVzdBoeLmRvbWluaW9uLnYxLkxpc3RDYXJkc1Jlc3BvbnNlElMKDExpc3RLaW5nZG9tcxIgLmRvbWluaW9uLnYxLkxpc3RLaW5nZG9tc1JlcXVlc3QaIS5kb21pbmlvbi52MS5MaXN0S2luZ2RvbXNSZXNwb25zZRJHCghMaXN0Qm90cxIcLmRvbWluaW9uLnYxLkxpc3RCb3RzUmVxdWVzdBodLmRvbWluaW9uLnYxLkxpc3RCb3RzUmVzcG9uc2USTQoKQ3JlYXRlR2FtZRIeLmRvbWluaW9uLnYxLkNyZWF0ZUdhbWVSZXF1ZXN0Gh8uZG9taW5pb24udjEuQ3JlYXRlR2FtZVJlc3BvbnNlEkoKCUxpc3RHYW1lcxIdLmRvbWluaW9uLnYxLkxpc3RHYW1lc1JlcXVlc3QaHi5kb21pbmlvbi52MS5MaXN0R2FtZXNSZXNwb25zZRJECgdHZXRWaWV3EhsuZG9taW5pb24udjEuR2V0Vmlld1JlcXVlc3QaHC5kb21pbmlvbi52MS5HZXRWaWV3UmVzcG9uc2USUwoMU3VibWl0QW5zd2VyEiAuZG9taW5pb24udjEuU3VibWl0QW5zd2VyUmVxdWVzdBohLmRvbWluaW9uLnYxLlN1Ym1pdEFuc3dlclJlc3BvbnNlElUKDFN0cmVhbUV2ZW50cxIgLmRvbWluaW9uLnYxLlN0cmVhbUV2ZW50c1JlcXVlc3QaIS5kb21pbmlvbi52MS5TdHJlYW1FdmVudHNSZXNwb25zZTABEj8KBFBsYXkSGC5kb21pbmlvbi52MS5QbGF5UmVxdWVzdBoZLmRvbWluaW9uLnYxLlBsYXlSZXNwb25zZSgBMAESSgoJR2V0UmVjb3JkEh0uZG9taW5pb24udjEuR2V0UmVjb3JkUmVxdWVzdBoeLmRvbWluaW9uLnYxLkdldFJlY29yZFJlc3BvbnNlQmoKFWlvLmdpdGh1Yi5kb21pbmlvbi52MVABWkFnaXRodWIuY29tL2RvbWluaW9uLWVuZ2luZS9kb21pbmlvbi9nZW4vZ28vZG9taW5pb24vdjE7ZG9taW5pb252MaoCC0RvbWluaW9uLlYxYgZwcm90bzM");
+  fileDesc("Chpkb21pbmlvbi92MS9kb21pbmlvbi5wcm90bxILZG9taW5pb24udjEieQoEQ2FyZBIMCgRuYW1lGAEgASgJEgwKBGNvc3QYAiABKAUSDQoFdHlwZXMYAyADKAkSCwoDc2V0GAQgASgJEhAKCGVkaXRpb25zGAUgAygJEgwKBHRleHQYBiABKAkSDQoFY29pbnMYByABKAUSCgoCdnAYCCABKAUiEgoQTGlzdENhcmRzUmVxdWVzdCI1ChFMaXN0Q2FyZHNSZXNwb25zZRIgCgVjYXJkcxgBIAMoCzIRLmRvbWluaW9uLnYxLkNhcmQiNAoHS2luZ2RvbRIMCgRuYW1lGAEgASgJEgwKBHNldHMYAiADKAkSDQoFY2FyZHMYAyADKAkiFQoTTGlzdEtpbmdkb21zUmVxdWVzdCI+ChRMaXN0S2luZ2RvbXNSZXNwb25zZRImCghraW5nZG9tcxgBIAMoCzIULmRvbWluaW9uLnYxLktpbmdkb20iEQoPTGlzdEJvdHNSZXF1ZXN0IiAKEExpc3RCb3RzUmVzcG9uc2USDAoEYm90cxgBIAMoCSIlCghTZWF0U3BlYxIMCgRuYW1lGAEgASgJEgsKA2JvdBgCIAEoCSIdCgxLaW5nZG9tQ2FyZHMSDQoFY2FyZHMYASADKAkiHQoNUmFuZG9tS2luZ2RvbRIMCgRzZXRzGAEgAygJIowCChFDcmVhdGVHYW1lUmVxdWVzdBIkCgVzZWF0cxgBIAMoCzIVLmRvbWluaW9uLnYxLlNlYXRTcGVjEhAKBnByZXNldBgCIAEoCUgAEioKBWNhcmRzGAMgASgLMhkuZG9taW5pb24udjEuS2luZ2RvbUNhcmRzSAASLAoGcmFuZG9tGAQgASgLMhouZG9taW5pb24udjEuUmFuZG9tS2luZ2RvbUgAEhEKBHNlZWQYBSABKARIAYgBARIZCgxmaXJzdF9wbGF5ZXIYBiABKAVIAogBARISCgphbHdheXNfYXNrGAcgASgIQgkKB2tpbmdkb21CBwoFX3NlZWRCDwoNX2ZpcnN0X3BsYXllciJDCglTZWF0VG9rZW4SDAoEc2VhdBgBIAEoBRIMCgRuYW1lGAIgASgJEgsKA2JvdBgDIAEoCRINCgV0b2tlbhgEIAEoCSKHAQoSQ3JlYXRlR2FtZVJlc3BvbnNlEg8KB2dhbWVfaWQYASABKAkSJQoFc2VhdHMYAiADKAsyFi5kb21pbmlvbi52MS5TZWF0VG9rZW4SDwoHa2luZ2RvbRgDIAMoCRIUCgxmaXJzdF9wbGF5ZXIYBCABKAUSEgoKYWx3YXlzX2FzaxgFIAEoCCK8AQoLR2FtZVN1bW1hcnkSDwoHZ2FtZV9pZBgBIAEoCRIPCgdwbGF5ZXJzGAIgAygJEgwKBGJvdHMYAyADKAkSDwoHa2luZ2RvbRgEIAMoCRIRCglnYW1lX292ZXIYBSABKAgSDAoEdHVybhgGIAEoBRIQCghzZXF1ZW5jZRgHIAEoBBIYCgt3YWl0aW5nX2ZvchgIIAEoBUgAiAEBEg8KB2NyZWF0ZWQYCSABKAFCDgoMX3dhaXRpbmdfZm9yIowBChBMaXN0R2FtZXNSZXF1ZXN0EhgKEGluY2x1ZGVfZmluaXNoZWQYASABKAgSEQoJcGFnZV9zaXplGAIgASgFEhIKCnBhZ2VfdG9rZW4YAyABKAkSDgoGcGxheWVyGAQgASgJEgsKA2JvdBgFIAEoCRIaChJ3YWl0aW5nX2Zvcl9jbGllbnQYBiABKAgiVQoRTGlzdEdhbWVzUmVzcG9uc2USJwoFZ2FtZXMYASADKAsyGC5kb21pbmlvbi52MS5HYW1lU3VtbWFyeRIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkiNQoETW92ZRIfCgR2ZXJiGAEgASgOMhEuZG9taW5pb24udjEuVmVyYhIMCgRjYXJkGAIgASgJIjAKDFR1cm5EZWNpc2lvbhIgCgVtb3ZlcxgBIAMoCzIRLmRvbWluaW9uLnYxLk1vdmUiOQoOU2VsZWN0RGVjaXNpb24SDQoFY2FyZHMYASADKAkSCwoDbWluGAIgASgFEgsKA21heBgDIAEoBSI7Cg5DaG9vc2VEZWNpc2lvbhIPCgdvcHRpb25zGAEgAygJEgsKA21pbhgCIAEoBRILCgNtYXgYAyABKAUiHgoNT3JkZXJEZWNpc2lvbhINCgVjYXJkcxgBIAMoCSLaAgoIRGVjaXNpb24SEAoIc2VxdWVuY2UYASABKAQSDgoGcGxheWVyGAIgASgFEg4KBnByb21wdBgDIAEoCRIMCgRjYXJkGAQgASgJEg8KB3B1cnBvc2UYBSABKAkSEwoLYWJvdXRfY2FyZHMYBiADKAkSGQoMYWJvdXRfcGxheWVyGAcgASgFSAGIAQESKQoEdHVybhgKIAEoCzIZLmRvbWluaW9uLnYxLlR1cm5EZWNpc2lvbkgAEi0KBnNlbGVjdBgLIAEoCzIbLmRvbWluaW9uLnYxLlNlbGVjdERlY2lzaW9uSAASLQoGY2hvb3NlGAwgASgLMhsuZG9taW5pb24udjEuQ2hvb3NlRGVjaXNpb25IABIrCgVvcmRlchgNIAEoCzIaLmRvbWluaW9uLnYxLk9yZGVyRGVjaXNpb25IAEIGCgRraW5kQg8KDV9hYm91dF9wbGF5ZXIiGQoIQ2FyZExpc3QSDQoFY2FyZHMYASADKAkiHQoKT3B0aW9uTGlzdBIPCgdvcHRpb25zGAEgAygJItQBCgZBbnN3ZXISFQoIc2VxdWVuY2UYASABKARIAYgBARIhCgRtb3ZlGAIgASgLMhEuZG9taW5pb24udjEuTW92ZUgAEiYKBWNhcmRzGAMgASgLMhUuZG9taW5pb24udjEuQ2FyZExpc3RIABIqCgdvcHRpb25zGAQgASgLMhcuZG9taW5pb24udjEuT3B0aW9uTGlzdEgAEiYKBW9yZGVyGAUgASgLMhUuZG9taW5pb24udjEuQ2FyZExpc3RIAEIHCgV2YWx1ZUILCglfc2VxdWVuY2UiSwoTU3VibWl0QW5zd2VyUmVxdWVzdBIPCgdnYW1lX2lkGAEgASgJEiMKBmFuc3dlchgCIAEoCzITLmRvbWluaW9uLnYxLkFuc3dlciI7ChRTdWJtaXRBbnN3ZXJSZXNwb25zZRIQCghzZXF1ZW5jZRgBIAEoBBIRCglnYW1lX292ZXIYAiABKAgidwoFRXZlbnQSDQoFaW5kZXgYASABKAQSDAoEa2luZBgCIAEoCRIOCgZwbGF5ZXIYAyABKAUSDQoFY2FyZHMYBCADKAkSFAoMaGlkZGVuX2NvdW50GAUgASgNEg4KBmRldGFpbBgGIAEoCRIMCgR0ZXh0GAcgASgJInUKDlB1YmxpY0RlY2lzaW9uEg4KBnBsYXllchgBIAEoBRIMCgRraW5kGAIgASgJEgwKBGNhcmQYAyABKAkSDwoHcHVycG9zZRgEIAEoCRILCgNtaW4YBSABKAUSCwoDbWF4GAYgASgFEgwKBHRleHQYByABKAkiNwoKU3VwcGx5UGlsZRIMCgRuYW1lGAEgASgJEg0KBWNvdW50GAIgASgFEgwKBGNvc3QYAyABKAUikgIKClBsYXllclZpZXcSDAoEc2VhdBgBIAEoBRIMCgRuYW1lGAIgASgJEgsKA2JvdBgDIAEoCRIUCgxoYW5kX3Zpc2libGUYBCABKAgSDAoEaGFuZBgFIAMoCRIRCgloYW5kX3NpemUYBiABKAUSEQoJZGVja19zaXplGAcgASgFEhQKDGRpc2NhcmRfc2l6ZRgIIAEoBRITCgtkaXNjYXJkX3RvcBgJIAEoCRIPCgdpbl9wbGF5GAogAygJEg0KBWFzaWRlGAsgAygJEg8KB2xvb2tpbmcYDCADKAkSFAoMbG9va2luZ19zaXplGA0gASgFEhMKC3R1cm5zX3Rha2VuGA4gASgFEgoKAnZwGA8gASgFIoIECgRWaWV3Eg8KB2dhbWVfaWQYASABKAkSEwoGdmlld2VyGAIgASgFSACIAQESDwoHa2luZ2RvbRgDIAMoCRInCgZzdXBwbHkYBCADKAsyFy5kb21pbmlvbi52MS5TdXBwbHlQaWxlEg0KBXRyYXNoGAUgAygJEigKB3BsYXllcnMYBiADKAsyFy5kb21pbmlvbi52MS5QbGF5ZXJWaWV3Eg8KB2N1cnJlbnQYByABKAUSIQoFcGhhc2UYCCABKA4yEi5kb21pbmlvbi52MS5QaGFzZRIMCgR0dXJuGAkgASgFEg8KB2FjdGlvbnMYCiABKAUSDAoEYnV5cxgLIAEoBRINCgVjb2lucxgMIAEoBRIQCghzZXF1ZW5jZRgNIAEoBBIYCgt3YWl0aW5nX2ZvchgOIAEoBUgBiAEBEicKCGRlY2lzaW9uGA8gASgLMhUuZG9taW5pb24udjEuRGVjaXNpb24SHwoDbG9nGBAgAygLMhIuZG9taW5pb24udjEuRXZlbnQSEQoJZ2FtZV9vdmVyGBEgASgIEg4KBnNjb3JlcxgSIAMoBRIPCgd3aW5uZXJzGBMgAygFEiwKB3dhaXRpbmcYFCABKAsyGy5kb21pbmlvbi52MS5QdWJsaWNEZWNpc2lvbkIJCgdfdmlld2VyQg4KDF93YWl0aW5nX2ZvciJFCg5HZXRWaWV3UmVxdWVzdBIPCgdnYW1lX2lkGAEgASgJEhUKCGxvZ19mcm9tGAIgASgESACIAQFCCwoJX2xvZ19mcm9tIjIKD0dldFZpZXdSZXNwb25zZRIfCgR2aWV3GAEgASgLMhEuZG9taW5pb24udjEuVmlldyI6ChNTdHJlYW1FdmVudHNSZXF1ZXN0Eg8KB2dhbWVfaWQYASABKAkSEgoKZnJvbV9ldmVudBgCIAEoBCJYCgxZb3VyRGVjaXNpb24SJwoIZGVjaXNpb24YASABKAsyFS5kb21pbmlvbi52MS5EZWNpc2lvbhIfCgR2aWV3GAIgASgLMhEuZG9taW5pb24udjEuVmlldyIrCghHYW1lT3ZlchIOCgZzY29yZXMYASADKAUSDwoHd2lubmVycxgCIAMoBSK/AQoUU3RyZWFtRXZlbnRzUmVzcG9uc2USIgoGZXZlbnRzGAEgAygLMhIuZG9taW5pb24udjEuRXZlbnQSKwoIZGVjaXNpb24YAiABKAsyGS5kb21pbmlvbi52MS5Zb3VyRGVjaXNpb24SKAoJZ2FtZV9vdmVyGAMgASgLMhUuZG9taW5pb24udjEuR2FtZU92ZXISLAoHd2FpdGluZxgEIAEoCzIbLmRvbWluaW9uLnYxLlB1YmxpY0RlY2lzaW9uIkEKCVBsYXlTdGFydBIPCgdnYW1lX2lkGAEgASgJEhIKCmZyb21fZXZlbnQYAiABKAQSDwoHYmF0Y2hlZBgDIAEoCCJlCgtQbGF5UmVxdWVzdBInCgVzdGFydBgBIAEoCzIWLmRvbWluaW9uLnYxLlBsYXlTdGFydEgAEiUKBmFuc3dlchgCIAEoCzITLmRvbWluaW9uLnYxLkFuc3dlckgAQgYKBGtpbmQiOgoHUmVmdXNhbBIQCghzZXF1ZW5jZRgBIAEoBBIMCgRjb2RlGAIgASgFEg8KB21lc3NhZ2UYAyABKAkiggIKDFBsYXlSZXNwb25zZRIiCgZldmVudHMYASADKAsyEi5kb21pbmlvbi52MS5FdmVudBIrCghkZWNpc2lvbhgCIAEoCzIZLmRvbWluaW9uLnYxLllvdXJEZWNpc2lvbhIoCglnYW1lX292ZXIYAyABKAsyFS5kb21pbmlvbi52MS5HYW1lT3ZlchIsCgd3YWl0aW5nGAQgASgLMhsuZG9taW5pb24udjEuUHVibGljRGVjaXNpb24SFQoIYWNjZXB0ZWQYBSABKARIAIgBARIlCgdyZWZ1c2VkGAYgASgLMhQuZG9taW5pb24udjEuUmVmdXNhbEILCglfYWNjZXB0ZWQiXQoJU2VhdFN0YXJ0EgsKA3JlZhgBIAEoDRIPCgdnYW1lX2lkGAIgASgJEg0KBXRva2VuGAMgASgJEhIKCmZyb21fZXZlbnQYBCABKAQSDwoHYmF0Y2hlZBgFIAEoCCI+CgpTZWF0QW5zd2VyEgsKA3JlZhgBIAEoDRIjCgZhbnN3ZXIYAiABKAsyEy5kb21pbmlvbi52MS5BbnN3ZXIiYQoQUGxheVNlYXRzUmVxdWVzdBIjCgNhZGQYASADKAsyFi5kb21pbmlvbi52MS5TZWF0U3RhcnQSKAoHYW5zd2VycxgCIAMoCzIXLmRvbWluaW9uLnYxLlNlYXRBbnN3ZXIiKwoKU2VhdENsb3NlZBIMCgRjb2RlGAEgASgFEg8KB21lc3NhZ2UYAiABKAkitgIKClNlYXRVcGRhdGUSIgoGZXZlbnRzGAEgAygLMhIuZG9taW5pb24udjEuRXZlbnQSKwoIZGVjaXNpb24YAiABKAsyGS5kb21pbmlvbi52MS5Zb3VyRGVjaXNpb24SKAoJZ2FtZV9vdmVyGAMgASgLMhUuZG9taW5pb24udjEuR2FtZU92ZXISLAoHd2FpdGluZxgEIAEoCzIbLmRvbWluaW9uLnYxLlB1YmxpY0RlY2lzaW9uEhUKCGFjY2VwdGVkGAUgASgESACIAQESJQoHcmVmdXNlZBgGIAEoCzIULmRvbWluaW9uLnYxLlJlZnVzYWwSCwoDcmVmGAcgASgNEicKBmNsb3NlZBgIIAEoCzIXLmRvbWluaW9uLnYxLlNlYXRDbG9zZWRCCwoJX2FjY2VwdGVkIj0KEVBsYXlTZWF0c1Jlc3BvbnNlEigKB3VwZGF0ZXMYASADKAsyFy5kb21pbmlvbi52MS5TZWF0VXBkYXRlImYKCkdhbWVDb25maWcSDwoHcGxheWVycxgBIAMoCRIPCgdraW5nZG9tGAIgAygJEgwKBHNlZWQYAyABKAQSFAoMZmlyc3RfcGxheWVyGAQgASgFEhIKCmFsd2F5c19hc2sYBSABKAgiQwoOUmVjb3JkZWRBbnN3ZXISDAoEc2VhdBgBIAEoBRIjCgZhbnN3ZXIYAiABKAsyEy5kb21pbmlvbi52MS5BbnN3ZXIiIwoQR2V0UmVjb3JkUmVxdWVzdBIPCgdnYW1lX2lkGAEgASgJIosBChFHZXRSZWNvcmRSZXNwb25zZRInCgZjb25maWcYASABKAsyFy5kb21pbmlvbi52MS5HYW1lQ29uZmlnEiwKB2Fuc3dlcnMYAiADKAsyGy5kb21pbmlvbi52MS5SZWNvcmRlZEFuc3dlchIOCgZzY29yZXMYAyADKAUSDwoHd2lubmVycxgEIAMoBSpmCgRWZXJiEhQKEFZFUkJfVU5TUEVDSUZJRUQQABINCglWRVJCX1BMQVkQARIXChNWRVJCX1BMQVlfVFJFQVNVUkVTEAISDAoIVkVSQl9CVVkQAxISCg5WRVJCX0VORF9QSEFTRRAEKmIKBVBoYXNlEhUKEVBIQVNFX1VOU1BFQ0lGSUVEEAASEAoMUEhBU0VfQUNUSU9OEAESDQoJUEhBU0VfQlVZEAISEQoNUEhBU0VfQ0xFQU5VUBADEg4KClBIQVNFX09WRVIQBDLlBgoPRG9taW5pb25TZXJ2aWNlEkoKCUxpc3RDYXJkcxIdLmRvbWluaW9uLnYxLkxpc3RDYXJkc1JlcXVlc3QaHi5kb21pbmlvbi52MS5MaXN0Q2FyZHNSZXNwb25zZRJTCgxMaXN0S2luZ2RvbXMSIC5kb21pbmlvbi52MS5MaXN0S2luZ2RvbXNSZXF1ZXN0GiEuZG9taW5pb24udjEuTGlzdEtpbmdkb21zUmVzcG9uc2USRwoITGlzdEJvdHMSHC5kb21pbmlvbi52MS5MaXN0Qm90c1JlcXVlc3QaHS5kb21pbmlvbi52MS5MaXN0Qm90c1Jlc3BvbnNlEk0KCkNyZWF0ZUdhbWUSHi5kb21pbmlvbi52MS5DcmVhdGVHYW1lUmVxdWVzdBofLmRvbWluaW9uLnYxLkNyZWF0ZUdhbWVSZXNwb25zZRJKCglMaXN0R2FtZXMSHS5kb21pbmlvbi52MS5MaXN0R2FtZXNSZXF1ZXN0Gh4uZG9taW5pb24udjEuTGlzdEdhbWVzUmVzcG9uc2USRAoHR2V0VmlldxIbLmRvbWluaW9uLnYxLkdldFZpZXdSZXF1ZXN0GhwuZG9taW5pb24udjEuR2V0Vmlld1Jlc3BvbnNlElMKDFN1Ym1pdEFuc3dlchIgLmRvbWluaW9uLnYxLlN1Ym1pdEFuc3dlclJlcXVlc3QaIS5kb21pbmlvbi52MS5TdWJtaXRBbnN3ZXJSZXNwb25zZRJVCgxTdHJlYW1FdmVudHMSIC5kb21pbmlvbi52MS5TdHJlYW1FdmVudHNSZXF1ZXN0GiEuZG9taW5pb24udjEuU3RyZWFtRXZlbnRzUmVzcG9uc2UwARI/CgRQbGF5EhguZG9taW5pb24udjEuUGxheVJlcXVlc3QaGS5kb21pbmlvbi52MS5QbGF5UmVzcG9uc2UoATABEk4KCVBsYXlTZWF0cxIdLmRvbWluaW9uLnYxLlBsYXlTZWF0c1JlcXVlc3QaHi5kb21pbmlvbi52MS5QbGF5U2VhdHNSZXNwb25zZSgBMAESSgoJR2V0UmVjb3JkEh0uZG9taW5pb24udjEuR2V0UmVjb3JkUmVxdWVzdBoeLmRvbWluaW9uLnYxLkdldFJlY29yZFJlc3BvbnNlQmoKFWlvLmdpdGh1Yi5kb21pbmlvbi52MVABWkFnaXRodWIuY29tL2RvbWluaW9uLWVuZ2luZS9kb21pbmlvbi9nZW4vZ28vZG9taW5pb24vdjE7ZG9taW5pb252MaoCC0RvbWluaW9uLlYxYgZwcm90bzM");
 
 /**
  * @generated from message dominion.v1.Card
@@ -1662,6 +1664,228 @@ export const PlayResponseSchema: GenMessage<PlayResponse> = /*@__PURE__*/
   messageDesc(file_dominion_v1_dominion, 42);
 
 /**
+ * A seat added to a PlaySeats stream.
+ *
+ * @generated from message dominion.v1.SeatStart
+ */
+export type SeatStart = Message<"dominion.v1.SeatStart"> & {
+  /**
+   * The client's name for this seat on this stream: SeatAnswer.ref and SeatUpdate.ref carry it.
+   * In use from this start until the seat's last update (game_over or closed) is sent; then it
+   * may name another seat. Adding a ref in use ends the stream with INVALID_ARGUMENT.
+   *
+   * @generated from field: uint32 ref = 1;
+   */
+  ref: number;
+
+  /**
+   * @generated from field: string game_id = 2;
+   */
+  gameId: string;
+
+  /**
+   * the seat token from CreateGame (call metadata is not read)
+   *
+   * @generated from field: string token = 3;
+   */
+  token: string;
+
+  /**
+   * index of the first log event wanted (0: from the start)
+   *
+   * @generated from field: uint64 from_event = 4;
+   */
+  fromEvent: bigint;
+
+  /**
+   * as PlayStart.batched, for this seat
+   *
+   * @generated from field: bool batched = 5;
+   */
+  batched: boolean;
+};
+
+/**
+ * Describes the message dominion.v1.SeatStart.
+ * Use `create(SeatStartSchema)` to create a new message.
+ */
+export const SeatStartSchema: GenMessage<SeatStart> = /*@__PURE__*/
+  messageDesc(file_dominion_v1_dominion, 43);
+
+/**
+ * An answer for the seat named by `ref`.
+ *
+ * @generated from message dominion.v1.SeatAnswer
+ */
+export type SeatAnswer = Message<"dominion.v1.SeatAnswer"> & {
+  /**
+   * @generated from field: uint32 ref = 1;
+   */
+  ref: number;
+
+  /**
+   * sequence required, as on Play
+   *
+   * @generated from field: dominion.v1.Answer answer = 2;
+   */
+  answer?: Answer | undefined;
+};
+
+/**
+ * Describes the message dominion.v1.SeatAnswer.
+ * Use `create(SeatAnswerSchema)` to create a new message.
+ */
+export const SeatAnswerSchema: GenMessage<SeatAnswer> = /*@__PURE__*/
+  messageDesc(file_dominion_v1_dominion, 44);
+
+/**
+ * One message from the client on a PlaySeats stream: seats to add, then answers, each applied
+ * in order per seat (answers for different seats are applied independently). At least one
+ * entry, at most 1024 in all.
+ *
+ * @generated from message dominion.v1.PlaySeatsRequest
+ */
+export type PlaySeatsRequest = Message<"dominion.v1.PlaySeatsRequest"> & {
+  /**
+   * @generated from field: repeated dominion.v1.SeatStart add = 1;
+   */
+  add: SeatStart[];
+
+  /**
+   * @generated from field: repeated dominion.v1.SeatAnswer answers = 2;
+   */
+  answers: SeatAnswer[];
+};
+
+/**
+ * Describes the message dominion.v1.PlaySeatsRequest.
+ * Use `create(PlaySeatsRequestSchema)` to create a new message.
+ */
+export const PlaySeatsRequestSchema: GenMessage<PlaySeatsRequest> = /*@__PURE__*/
+  messageDesc(file_dominion_v1_dominion, 45);
+
+/**
+ * Why a seat was not added to (or was taken off) a PlaySeats stream: the status code the Play
+ * stream of that seat would have ended with, as its number (16 UNAUTHENTICATED: no token, 7
+ * PERMISSION_DENIED: the token is no seat's of that game, 5 NOT_FOUND: no such game, 15
+ * DATA_LOSS, 3 INVALID_ARGUMENT: a bad game id or from_event past the log's end, 8
+ * RESOURCE_EXHAUSTED: the stream has its maximum of seats). Nothing changed in the game.
+ *
+ * @generated from message dominion.v1.SeatClosed
+ */
+export type SeatClosed = Message<"dominion.v1.SeatClosed"> & {
+  /**
+   * @generated from field: int32 code = 1;
+   */
+  code: number;
+
+  /**
+   * @generated from field: string message = 2;
+   */
+  message: string;
+};
+
+/**
+ * Describes the message dominion.v1.SeatClosed.
+ * Use `create(SeatClosedSchema)` to create a new message.
+ */
+export const SeatClosedSchema: GenMessage<SeatClosed> = /*@__PURE__*/
+  messageDesc(file_dominion_v1_dominion, 46);
+
+/**
+ * What happened to one seat of a PlaySeats stream. Fields 1 to 6 are PlayResponse's, with the
+ * same meaning, for this seat; a seat's updates come in order, and a response may hold several
+ * of the same seat (one outcome each).
+ *
+ * @generated from message dominion.v1.SeatUpdate
+ */
+export type SeatUpdate = Message<"dominion.v1.SeatUpdate"> & {
+  /**
+   * in index order; over the whole stream each event comes once
+   *
+   * @generated from field: repeated dominion.v1.Event events = 1;
+   */
+  events: Event[];
+
+  /**
+   * set when this seat must answer (after `events`)
+   *
+   * @generated from field: dominion.v1.YourDecision decision = 2;
+   */
+  decision?: YourDecision | undefined;
+
+  /**
+   * set in the seat's last update; its ref is free after it
+   *
+   * @generated from field: dominion.v1.GameOver game_over = 3;
+   */
+  gameOver?: GameOver | undefined;
+
+  /**
+   * the public part of the pending decision, when it changed
+   *
+   * @generated from field: dominion.v1.PublicDecision waiting = 4;
+   */
+  waiting?: PublicDecision | undefined;
+
+  /**
+   * the sequence number of this seat's answer, applied
+   *
+   * @generated from field: optional uint64 accepted = 5;
+   */
+  accepted?: bigint | undefined;
+
+  /**
+   * This seat's answer that was not applied, and why (as on Play; also 13 INTERNAL, a fault of
+   * the server, logged there). Also an answer whose ref names no seat on the stream: code 9
+   * FAILED_PRECONDITION, nothing changed anywhere.
+   *
+   * @generated from field: dominion.v1.Refusal refused = 6;
+   */
+  refused?: Refusal | undefined;
+
+  /**
+   * SeatStart.ref of the seat
+   *
+   * @generated from field: uint32 ref = 7;
+   */
+  ref: number;
+
+  /**
+   * the seat was refused; its last update, its ref is free
+   *
+   * @generated from field: dominion.v1.SeatClosed closed = 8;
+   */
+  closed?: SeatClosed | undefined;
+};
+
+/**
+ * Describes the message dominion.v1.SeatUpdate.
+ * Use `create(SeatUpdateSchema)` to create a new message.
+ */
+export const SeatUpdateSchema: GenMessage<SeatUpdate> = /*@__PURE__*/
+  messageDesc(file_dominion_v1_dominion, 47);
+
+/**
+ * One message of a PlaySeats stream: the updates of every seat that had one ready.
+ *
+ * @generated from message dominion.v1.PlaySeatsResponse
+ */
+export type PlaySeatsResponse = Message<"dominion.v1.PlaySeatsResponse"> & {
+  /**
+   * @generated from field: repeated dominion.v1.SeatUpdate updates = 1;
+   */
+  updates: SeatUpdate[];
+};
+
+/**
+ * Describes the message dominion.v1.PlaySeatsResponse.
+ * Use `create(PlaySeatsResponseSchema)` to create a new message.
+ */
+export const PlaySeatsResponseSchema: GenMessage<PlaySeatsResponse> = /*@__PURE__*/
+  messageDesc(file_dominion_v1_dominion, 48);
+
+/**
  * @generated from message dominion.v1.GameConfig
  */
 export type GameConfig = Message<"dominion.v1.GameConfig"> & {
@@ -1700,7 +1924,7 @@ export type GameConfig = Message<"dominion.v1.GameConfig"> & {
  * Use `create(GameConfigSchema)` to create a new message.
  */
 export const GameConfigSchema: GenMessage<GameConfig> = /*@__PURE__*/
-  messageDesc(file_dominion_v1_dominion, 43);
+  messageDesc(file_dominion_v1_dominion, 49);
 
 /**
  * @generated from message dominion.v1.RecordedAnswer
@@ -1724,7 +1948,7 @@ export type RecordedAnswer = Message<"dominion.v1.RecordedAnswer"> & {
  * Use `create(RecordedAnswerSchema)` to create a new message.
  */
 export const RecordedAnswerSchema: GenMessage<RecordedAnswer> = /*@__PURE__*/
-  messageDesc(file_dominion_v1_dominion, 44);
+  messageDesc(file_dominion_v1_dominion, 50);
 
 /**
  * @generated from message dominion.v1.GetRecordRequest
@@ -1741,7 +1965,7 @@ export type GetRecordRequest = Message<"dominion.v1.GetRecordRequest"> & {
  * Use `create(GetRecordRequestSchema)` to create a new message.
  */
 export const GetRecordRequestSchema: GenMessage<GetRecordRequest> = /*@__PURE__*/
-  messageDesc(file_dominion_v1_dominion, 45);
+  messageDesc(file_dominion_v1_dominion, 51);
 
 /**
  * @generated from message dominion.v1.GetRecordResponse
@@ -1773,7 +1997,7 @@ export type GetRecordResponse = Message<"dominion.v1.GetRecordResponse"> & {
  * Use `create(GetRecordResponseSchema)` to create a new message.
  */
 export const GetRecordResponseSchema: GenMessage<GetRecordResponse> = /*@__PURE__*/
-  messageDesc(file_dominion_v1_dominion, 46);
+  messageDesc(file_dominion_v1_dominion, 52);
 
 /**
  * @generated from enum dominion.v1.Verb
@@ -1965,6 +2189,31 @@ export const DominionService: GenService<{
     methodKind: "bidi_streaming";
     input: typeof PlayRequestSchema;
     output: typeof PlayResponseSchema;
+  },
+  /**
+   * Play many seats (of one game or of many) on one stream: what Play does for each seat, with
+   * one message each way carrying the updates and answers of every seat that has one, so that
+   * gRPC's cost per message is paid once for many decisions. The client adds seats (each with
+   * its game id, its seat token in the message, from_event, and a `ref` of its choosing that
+   * tags everything about the seat), at the start or at any time, and sends answers tagged with
+   * a ref; the server sends PlaySeatsResponse messages whose SeatUpdate entries carry, per
+   * seat, what a PlayResponse carries, coalescing whatever is ready at once. Each answer keeps
+   * SubmitAnswer's guarantees, and gets one outcome (SeatUpdate.accepted or .refused with
+   * SubmitAnswer's status code). A seat that cannot be played (no or wrong token, no such game,
+   * from_event past the log's end, too many seats) is refused alone with SeatUpdate.closed; the
+   * other seats play on. The stream ends with a status only when it is malformed
+   * (INVALID_ARGUMENT: undecodable or empty message, a ref added twice while in use, over
+   * 1024 entries in one message) or the server stops (UNAVAILABLE: add the seats again on a new
+   * stream, each from its first event not received). It ends OK once the client has closed
+   * its side and every seat's answers have their outcomes. Not on the web door (it streams
+   * both ways at once, which needs HTTP/2).
+   *
+   * @generated from rpc dominion.v1.DominionService.PlaySeats
+   */
+  playSeats: {
+    methodKind: "bidi_streaming";
+    input: typeof PlaySeatsRequestSchema;
+    output: typeof PlaySeatsResponseSchema;
   },
   /**
    * A finished game's record (configuration with the seed, and every answer): enough to
