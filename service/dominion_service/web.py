@@ -28,7 +28,7 @@ from starlette.staticfiles import StaticFiles
 from dominion_proto import dominion_pb2 as pb
 from dominion_proto.dominion_connect import DominionServiceASGIApplication
 
-from .server import TOKEN_METADATA, DominionService, check_address
+from .server import TOKEN_METADATA, DominionService
 
 STATIC = Path(__file__).resolve().parent / "static"
 # Requests larger than this are refused before they are read (no message of ours comes near).
@@ -168,8 +168,8 @@ class RunningWeb(NamedTuple):
 async def start_web(service: DominionService, host: str = "127.0.0.1",
                     port: int = 0) -> RunningWeb:
     """Serve `web_app` on ``host:port`` (port 0: a free one). The socket is bound here, so that a
-    port in use is an OSError for the caller rather than uvicorn's exit."""
-    check_address(host, port)
+    port in use is an OSError for the caller rather than uvicorn's exit (`start_server` has
+    checked the address before loading the games)."""
     family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
     sock = socket.socket(family, socket.SOCK_STREAM)
     try:

@@ -20,6 +20,29 @@ RETRIED = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED,
 _ABORTED = grpc.StatusCode.ABORTED.value[0]
 
 
+class Reconnects:
+    """The one reconnect policy of the bot runners: a broken connection (`RETRIED`) is tried
+    again every 0.1 s for up to ``seconds`` since it last worked; any other error, or one past
+    that time, is raised."""
+    DELAY = 0.1
+
+    def __init__(self, seconds: float):
+        self.seconds = seconds
+        self.broken_since: Optional[float] = None
+
+    def working(self) -> None:
+        self.broken_since = None
+
+    def delay_after(self, error: grpc.RpcError) -> float:
+        """Seconds to wait before reconnecting after ``error``; raises it when not to."""
+        if error.code() not in RETRIED:
+            raise error
+        self.broken_since = self.broken_since or time.monotonic()
+        if time.monotonic() - self.broken_since > self.seconds:
+            raise error
+        return self.DELAY
+
+
 def play_seat(seat: Seat, bot, reconnect_for: float = 30.0) -> GameResult:
     """Answer every decision of ``seat`` with ``bot`` (``bot.answer(decision, view)``, see
     `dominion.bots`) until the game ends; returns the scores and winners.
@@ -30,11 +53,11 @@ def play_seat(seat: Seat, bot, reconnect_for: float = 30.0) -> GameResult:
     lost. An answer refused as stale (ABORTED) was already applied, and is skipped.
 
     Plays on a batched Play stream (`Seat.decisions`): one message each way per decision."""
-    broken_since = None
+    reconnects = Reconnects(reconnect_for)
     while True:
         try:
             for pending in seat.decisions(batched=True):
-                broken_since = None
+                reconnects.working()
                 try:
                     seat.answer(pending, bot.answer(pending.decision, pending.view))
                 except grpc.RpcError as e:
@@ -42,21 +65,16 @@ def play_seat(seat: Seat, bot, reconnect_for: float = 30.0) -> GameResult:
                         raise
             return seat.result
         except grpc.RpcError as e:
-            if e.code() not in RETRIED:
-                raise
-            broken_since = broken_since or time.monotonic()
-            if time.monotonic() - broken_since > reconnect_for:
-                raise
-            time.sleep(0.1)
+            time.sleep(reconnects.delay_after(e))
 
 
 async def play_seat_async(seat, bot, reconnect_for: float = 30.0) -> GameResult:
     """`play_seat` for an `aio.AsyncSeat`: many seats play in one thread."""
-    broken_since = None
+    reconnects = Reconnects(reconnect_for)
     while True:
         try:
             async for pending in seat.decisions(batched=True):
-                broken_since = None
+                reconnects.working()
                 try:
                     await seat.answer(pending, bot.answer(pending.decision, pending.view))
                 except grpc.RpcError as e:
@@ -64,12 +82,7 @@ async def play_seat_async(seat, bot, reconnect_for: float = 30.0) -> GameResult:
                         raise
             return seat.result
         except grpc.RpcError as e:
-            if e.code() not in RETRIED:
-                raise
-            broken_since = broken_since or time.monotonic()
-            if time.monotonic() - broken_since > reconnect_for:
-                raise
-            await asyncio.sleep(0.1)
+            await asyncio.sleep(reconnects.delay_after(e))
 
 
 class _Playing:
@@ -97,7 +110,7 @@ async def play_seats_async(client, seats, reconnect_for: float = 30.0) -> list:
 
     playing = [_Playing(game_id, token, bot) for game_id, token, bot in seats]
     trackers = {ref: DecisionTracker(p) for ref, p in enumerate(playing)}
-    broken_since = None
+    reconnects = Reconnects(reconnect_for)
     while True:
         left = {ref: p for ref, p in enumerate(playing) if p.result is None}
         if not left:
@@ -112,7 +125,7 @@ async def play_seats_async(client, seats, reconnect_for: float = 30.0) -> list:
                 response = await stream.read()
                 if response is None:
                     raise PlayStreamEnded()
-                broken_since = None
+                reconnects.working()
                 for update in response.updates:
                     ref = update.ref
                     if update.HasField("closed"):
@@ -131,12 +144,7 @@ async def play_seats_async(client, seats, reconnect_for: float = 30.0) -> list:
                 await stream.flush()
             await stream.close()
         except grpc.RpcError as e:
-            if e.code() not in RETRIED:
-                raise
-            broken_since = broken_since or time.monotonic()
-            if time.monotonic() - broken_since > reconnect_for:
-                raise
-            await asyncio.sleep(0.1)
+            await asyncio.sleep(reconnects.delay_after(e))
         finally:
             stream.cancel()
 
