@@ -44,30 +44,32 @@ def determinize(state: State, player: int, seed: int) -> State:
             continue
         under, top = ps.discard[:-1], ps.discard[-1:]
         generator, (hand, deck, looking, under) = _redeal(
-            generator, (ps.hand, ps.deck, ps.looking, under), pinned)
+            generator, (ps.hand, ps.deck, ps.looking, under), pinned, first=2)
         players.append(ps._replace(hand=hand, deck=deck, looking=looking, discard=under + top))
     return state._replace(players=tuple(players), rng=rng.seed_state(seed))
 
 
-def _redeal(generator: int, zones: tuple, pinned: Counter) -> tuple:
+def _redeal(generator: int, zones: tuple, pinned: Counter, first: int = 0) -> tuple:
     """Shuffle the cards of ``zones`` together and deal them back into the same places, except
-    the ones named in ``pinned`` (up to its counts, per call), which keep their places."""
+    the ones named in ``pinned`` (up to its counts, per call), which keep their places. Pinned
+    names are looked for in ``zones[first]`` before the others: the zone work in progress takes
+    its cards from (`looking`: Sentry's two cards are named by its frame, and a Copper of the
+    same name in hand must not be kept in their stead)."""
     keep = pinned.copy()
-    free = []
-    for zone in zones:
-        for card in zone:
+    kept = [[False] * len(zone) for zone in zones]
+    for z in [first] + [i for i in range(len(zones)) if i != first]:
+        for i, card in enumerate(zones[z]):
             if keep[card] > 0:
                 keep[card] -= 1
-            else:
-                free.append(card)
-    generator, dealt = rng.shuffled(generator, tuple(free))
-    keep = pinned.copy()
+                kept[z][i] = True
+    free = tuple(card for zone, marks in zip(zones, kept)
+                 for card, mark in zip(zone, marks) if not mark)
+    generator, dealt = rng.shuffled(generator, free)
     out, k = [], 0
-    for zone in zones:
+    for zone, marks in zip(zones, kept):
         new = []
-        for card in zone:
-            if keep[card] > 0:
-                keep[card] -= 1
+        for card, mark in zip(zone, marks):
+            if mark:
                 new.append(card)
             else:
                 new.append(dealt[k])

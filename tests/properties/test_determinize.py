@@ -61,6 +61,24 @@ def test_cards_named_by_work_in_progress_keep_their_places():
         dominion.step(sample, ["no"])
 
 
+def test_a_sample_for_another_seat_keeps_the_cards_sentry_is_looking_at():
+    """Sentry's frame names the two cards it looks at (a Copper and a Bureaucrat); the Copper in
+    the looking zone keeps its place, not a Copper of the same name in the hand, so that
+    answering on the sample still works (hypothesis found this)."""
+    s = dominion.position(("Sentry", "Bureaucrat", "Cellar", "Chapel", "Moat", "Village",
+                           "Workshop", "Gardens", "Militia", "Smithy"),
+                          hands=[["Sentry"] + ["Copper"] * 4],
+                          decks=[["Silver", "Copper", "Bureaucrat", "Estate", "Estate"]])
+    s = dominion.step(s, dominion.Move("play", "Sentry"))
+    assert sorted(s.players[0].looking) == ["Bureaucrat", "Copper"]
+    for seed in range(20):
+        sample = dominion.determinize(s, 1, seed)
+        assert sorted(sample.players[0].looking) == ["Bureaucrat", "Copper"]
+        sample = dominion.step(sample, [])          # trash nothing
+        sample = dominion.step(sample, [])          # discard nothing
+        dominion.step(sample, ["Copper", "Bureaucrat"])   # put both back
+
+
 @pytest.mark.parametrize("bad", [(5, 1), (-1, 1), (True, 1), (0, -1), (0, 2 ** 64)])
 def test_determinize_refuses_a_bad_seat_or_seed(bad):
     with pytest.raises(dominion.InvalidConfigError):
