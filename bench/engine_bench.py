@@ -17,6 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import dominion  # noqa: E402
 from dominion.simulate import Setup, play_game  # noqa: E402
 
 BOTS = ("big-money", "big-money")
@@ -51,6 +52,7 @@ def main() -> None:
     rate = run(args.games, args.seed)
     peak = peak_bytes_of_one_game(args.seed)
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux
+    print(f"our engine: {'compiled (mypyc)' if dominion.COMPILED else 'pure Python'}")
     print(f"Big Money vs Big Money, 2 players, First Game: {rate:.0f} games/s "
           f"({args.games} games, one core)")
     print(f"peak memory: {peak / 1024:.0f} KiB traced during one game; "

@@ -2,9 +2,12 @@
 run: the same games on both engines, with each side's own bots, in alternating rounds (ours,
 theirs, ours, ...) so that a busy machine slows both alike.
 
-Games: Big Money vs Big Money (2 players); Big Money with Smithy in both seats (2 players); Big
+Games: Big Money vs Big Money (2 players); Big Money with Smithy in both seats (2 players, the
+buys of pyminion's BigMoneySmithy, `bench/strategies/smithy-big-money-pyminion.toml`); Big
 Money (4 players); and an Attack game, Big Money with a Bandit and Smithies (3 players, the
-buys of pyminion's BanditBot, `bench/strategies/bandit-big-money.toml`). Each on the First Game
+buys of pyminion's BanditBot, `bench/strategies/bandit-big-money.toml`). Where a built-in bot
+of ours plays another strategy than pyminion's example, a strategy file plays theirs, so that
+both engines play games of about the same length. Each on the First Game
 Kingdom (with Bandit instead of Workshop for the last). For each game: games per second of each
 side, the median of the per-round ratios (ours / theirs), and rounds of turns per second of
 each side (the two engines' bots may play games of different lengths).
@@ -25,6 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+import dominion  # noqa: E402
 from dominion.simulate import Setup, labels_for, play_game  # noqa: E402
 
 try:
@@ -38,11 +42,12 @@ FIRST_GAME = ("Cellar", "Market", "Merchant", "Militia", "Mine", "Moat", "Remode
               "Village", "Workshop")
 WITH_BANDIT = FIRST_GAME[:-1] + ("Bandit",)   # Workshop out, Bandit in
 BANDIT = str(ROOT / "bench" / "strategies" / "bandit-big-money.toml")
+SMITHY = str(ROOT / "bench" / "strategies" / "smithy-big-money-pyminion.toml")
 
 # (label, our bots by seat, their bot class, Kingdom)
 GAMES = (
     ("Big Money, 2 players", ("big-money",) * 2, BigMoney, FIRST_GAME),
-    ("Big Money with Smithy, 2 players", ("smithy-big-money",) * 2, BigMoneySmithy, FIRST_GAME),
+    ("Big Money with Smithy, 2 players", (SMITHY,) * 2, BigMoneySmithy, FIRST_GAME),
     ("Big Money, 4 players", ("big-money",) * 4, BigMoney, FIRST_GAME),
     ("Bandit (an Attack), 3 players", (BANDIT,) * 3, BanditBot, WITH_BANDIT),
 )
@@ -97,6 +102,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
     logging.getLogger().setLevel(logging.WARNING)
+    print(f"our engine: {'compiled (mypyc)' if dominion.COMPILED else 'pure Python'}")
     print(f"{'game':<36} {'ours g/s':>9} {'theirs g/s':>10} {'ratio':>6} "
           f"{'ours rounds/s':>13} {'theirs rounds/s':>15}")
     for label, bots, bot, kingdom in GAMES:

@@ -21,6 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import dominion  # noqa: E402
 from dominion.simulate import Setup, play_game  # noqa: E402
 
 try:
@@ -72,6 +73,7 @@ def main() -> None:
         their_time += b
         ratios.append(b / a)
     n = args.games * args.rounds
+    print(f"our engine: {'compiled (mypyc)' if dominion.COMPILED else 'pure Python'}")
     print(f"Big Money vs Big Money, 2 players, First Game, one core, {n} games each:")
     print(f"  dominion-engine: {n / our_time:7.0f} games/s")
     print(f"  pyminion:        {n / their_time:7.0f} games/s")

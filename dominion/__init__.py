@@ -7,7 +7,11 @@
 
 See the README for the decision kinds and answer shapes.
 """
-from . import cards as _cards  # noqa: F401  (fills the card registry)
+from . import _native
+
+COMPILED = _native.choose()   # True: the mypyc-compiled engine runs (setup.py); else the sources
+
+from . import cards as _cards  # noqa: E402,F401  (fills the card registry)
 from .card import CARDS, SETS, Card, card, card_names
 from .determinize import determinize
 from .engine import cost
@@ -27,7 +31,7 @@ from .state import (ACTION, BUY, CHOOSE, CLEANUP, END_PHASE, ORDER, OVER, PLAY, 
                     State)
 
 __all__ = [
-    "SEED_LIMIT", "check_seed", "ENGINE_VERSION", "record_to_data", "record_from_data",
+    "COMPILED", "SEED_LIMIT", "check_seed", "ENGINE_VERSION", "record_to_data", "record_from_data",
     "answer_to_data", "answer_from_data", "new_game", "position", "pending", "step", "view",
     "determinize", "inspect", "Inspection", "SeatZones", "score", "winners", "replay", "record",
     "is_over", "decision_number", "make_config", "player_score", "visible_event", "cost", "card",

@@ -59,6 +59,14 @@ class Card:
     changes_supply: bool = False
     coins_up_to: Optional[int] = -1           # -1: the card's value or +$ (set below)
     plays_twice: bool = False
+    # Derived from ``types`` and ``set`` in `__post_init__` (read at nearly every step).
+    is_action: bool = field(default=False, init=False, repr=False, compare=False)
+    is_treasure: bool = field(default=False, init=False, repr=False, compare=False)
+    is_victory: bool = field(default=False, init=False, repr=False, compare=False)
+    is_curse: bool = field(default=False, init=False, repr=False, compare=False)
+    is_attack: bool = field(default=False, init=False, repr=False, compare=False)
+    is_reaction: bool = field(default=False, init=False, repr=False, compare=False)
+    is_kingdom: bool = field(default=False, init=False, repr=False, compare=False)
 
     def __post_init__(self):
         if not self.plural:
@@ -89,6 +97,7 @@ def regular_plural(name: str) -> str:
 
 CARDS: dict[str, Card] = {}
 CONTINUATIONS: dict[str, Callable] = {}
+FRAME_NAMES: dict[Callable, str] = {}   # continuation -> its name in frames
 
 
 def define(*cards: Card) -> None:
@@ -100,12 +109,13 @@ def define(*cards: Card) -> None:
 
 
 def continuation(fn: Callable) -> Callable:
-    """Register ``fn`` so that frames can name it; frames store ``fn.frame_name``."""
+    """Register ``fn`` so that frames can name it; frames store ``FRAME_NAMES[fn]`` (a table, not
+    an attribute of the function: compiled functions take no attributes)."""
     name = f"{fn.__module__.rsplit('.', 1)[-1]}.{fn.__name__}"
     if name in CONTINUATIONS:
         raise RuntimeError(f"continuation {name!r} is registered twice")
     CONTINUATIONS[name] = fn
-    fn.frame_name = name
+    FRAME_NAMES[fn] = name
     return fn
 
 

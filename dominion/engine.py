@@ -11,12 +11,16 @@ from __future__ import annotations
 
 from collections import Counter
 from functools import lru_cache
+from typing import Optional
+
+from pyrsistent import PVector
 
 from . import rng
-from .card import CARDS, CONTINUATIONS, continuation
+from .card import CARDS, CONTINUATIONS, FRAME_NAMES, continuation
 from .errors import IllegalAnswerError
 from .state import (ACTION, BUY, CHOOSE, CLEANUP, END_PHASE, ORDER, OVER, PLAY, PLAY_TREASURES,
-                    SELECT, TURN, BUY as BUY_VERB, Decision, Event, Move, PlayerState, State)
+                    SELECT, TURN, BUY as BUY_VERB, Config, Decision, Event, Move, PlayerState,
+                    State)
 
 ASK = "?"
 _new_tuple = tuple.__new__  # builds a NamedTuple from its fields without the Python-level __new__
@@ -28,29 +32,45 @@ PROVINCE_PILE = BASIC_PILES.index("Province")   # the Supply starts with the bas
 
 
 class PlayerWork:
-    """Mutable copy of one player's zones, alive only inside one step (`Work` makes and
-    freezes them)."""
+    """Mutable copy of one player's zones, alive only inside one step (`Seats` makes them,
+    `Work.freeze` freezes them)."""
     __slots__ = PlayerState._fields
+    hand: tuple
+    deck: tuple
+    discard: tuple
+    in_play: tuple
+    aside: tuple
+    looking: tuple
+
+    def __init__(self, ps: PlayerState):
+        self.hand, self.deck, self.discard, self.in_play, self.aside, self.looking = ps
 
 
-class Seats(dict):
+class Seats:
     """The players' zones in a `Work`, by seat, each copied into a `PlayerWork` when it is first
     used (copy-on-write): most steps use one player's zones, and copying every seat at every
     step was a quarter of a step with 4 players. Reads like the tuple of players it copies
-    (``len``, iteration in seat order); `Work.freeze` keeps the seats never used as they were."""
-    __slots__ = ("base",)
+    (``len``, indexing, iteration in seat order); `Work.freeze` keeps the seats never used as
+    they were."""
+    __slots__ = ("base", "used")
+    base: tuple        # the copied state's players
+    used: dict         # seat -> PlayerWork, for the seats used so far
 
-    def __missing__(self, seat: int) -> PlayerWork:
-        c = object.__new__(PlayerWork)
-        c.hand, c.deck, c.discard, c.in_play, c.aside, c.looking = self.base[seat]
-        self[seat] = c
-        return c
+    def __init__(self, base: tuple):
+        self.base = base
+        self.used = {}
+
+    def __getitem__(self, seat: int) -> PlayerWork:
+        p = self.used.get(seat)
+        if p is None:
+            p = self.used[seat] = PlayerWork(self.base[seat])
+        return p
 
     def __len__(self) -> int:
         return len(self.base)
 
     def __iter__(self):
-        return (self[seat] for seat in range(len(self.base)))
+        return iter([self[seat] for seat in range(len(self.base))])
 
 
 class Work:
@@ -58,6 +78,34 @@ class Work:
     ``supply`` stays a tuple, changed through `take_from_pile`; ``log`` is the copied state's
     log, ``events`` what was logged since."""
     __slots__ = State._fields + ("events", "owners_changed")
+    config: Config
+    pile_names: tuple
+    supply: tuple
+    trash: tuple
+    players: Seats
+    current: int
+    phase: str
+    actions: int
+    buys: int
+    coins: int
+    turn: int
+    turns_taken: tuple
+    actions_played: int
+    cost_reduction: int
+    copper_bonus: int
+    merchants: int
+    silvers_played: int
+    bought: bool
+    left_play: tuple
+    next_uid: int
+    immune: tuple
+    stack: list
+    rng: int
+    log: PVector
+    answers: PVector
+    vp: tuple
+    events: list
+    owners_changed: Optional[set]   # seats whose cards changed owner in this step
 
     def __init__(self, s: State):
         (self.config, self.pile_names, self.supply, self.trash, players, self.current, self.phase,
@@ -65,22 +113,21 @@ class Work:
          self.cost_reduction, self.copper_bonus, self.merchants, self.silvers_played,
          self.bought, self.left_play, self.next_uid, self.immune, stack, self.rng, self.log,
          self.answers, self.vp) = s
-        self.players = seats = Seats()
-        seats.base = players
+        self.players = Seats(players)
         self.stack = list(stack)
         self.events = []
-        self.owners_changed = None   # seats whose cards changed owner in this step
+        self.owners_changed = None
 
     def freeze(self) -> State:
         log = self.log.extend(self.events) if self.events else self.log
+        seats = self.players
         if self.owners_changed:
             vp = list(self.vp)
             for seat in self.owners_changed:
-                vp[seat] = player_score(all_cards(self.players[seat]))
+                vp[seat] = player_score(all_cards(seats[seat]))
             self.vp = tuple(vp)
-        seats = self.players
         players = list(seats.base)
-        for seat, p in dict.items(seats):  # the seats used in this step
+        for seat, p in seats.used.items():  # the seats used in this step
             players[seat] = _new_tuple(PlayerState, (p.hand, p.deck, p.discard, p.in_play,
                                                      p.aside, p.looking))
         return _new_tuple(State, (
@@ -103,7 +150,7 @@ class Work:
 
 def push(w: Work, fn, *args) -> None:
     """Schedule ``fn(w, *args)`` to run once everything pushed after it has finished."""
-    w.stack.append((fn.frame_name,) + args)
+    w.stack.append((FRAME_NAMES[fn],) + args)
 
 
 def run(w: Work) -> None:
@@ -120,7 +167,7 @@ def run(w: Work) -> None:
 
 
 def _ask(w: Work, decision: Decision, cont, args: tuple) -> None:
-    w.stack.append((ASK, decision, cont.frame_name, args))
+    w.stack.append((ASK, decision, FRAME_NAMES[cont], args))
 
 
 # Purposes whose chosen cards land on a pile together, in the answer's order (the last one
@@ -182,7 +229,7 @@ def ask_yes_no(w: Work, player: int, prompt: str, card, purpose: str, cont, *arg
     """A CHOOSE between "yes" and "no"; ``cont(w, True|False, *args)``."""
     _ask(w, Decision(player, CHOOSE, prompt, card, purpose, options=("yes", "no"), min=1, max=1,
                      about_cards=tuple(about_cards), about_player=about_player),
-         _yes_no_answer, (cont.frame_name, args))
+         _yes_no_answer, (FRAME_NAMES[cont], args))
 
 
 @continuation
@@ -201,7 +248,7 @@ def ask_may(w: Work, player: int, can: bool, prompt: str, card, purpose: str, co
     elif w.config.always_ask:
         _ask(w, Decision(player, CHOOSE, prompt, card, purpose, options=("no",), min=1, max=1,
                          about_cards=tuple(about_cards)),
-             _yes_no_answer, (cont.frame_name, args))
+             _yes_no_answer, (FRAME_NAMES[cont], args))
     else:
         cont(w, False, *args)
 
@@ -296,7 +343,7 @@ def empty_piles(w) -> int:
     return w.supply.count(0)
 
 
-def others(w, player: int) -> list:
+def others(w, player: int) -> list[int]:
     """The other seats in turn order, starting at ``player``'s left."""
     n = len(w.players)
     return [(player + i) % n for i in range(1, n)]
@@ -315,8 +362,15 @@ def player_score(cards) -> int:
     """Victory points of one player's cards (rulebook: all cards, every zone). Counted card by
     card, and by kind only when a card's VP depends on the others (Gardens, Duke)."""
     fixed, variable = _vp_tables()
-    if variable.isdisjoint(cards):
-        return sum(map(fixed.__getitem__, cards))
+    total = 0
+    for name in cards:
+        if name in variable:
+            return _score_by_kind(cards, fixed)
+        total += fixed[name]
+    return total
+
+
+def _score_by_kind(cards, fixed: dict) -> int:
     total = 0
     counts = Counter(cards)
     for name, k in counts.items():
@@ -324,12 +378,12 @@ def player_score(cards) -> int:
         if c.victory_points is not None:
             total += k * c.victory_points(counts)
         else:
-            total += k * c.vp
+            total += k * fixed[name]
     return total
 
 
 @lru_cache(maxsize=1)
-def _vp_tables() -> tuple:
+def _vp_tables() -> tuple[dict[str, int], frozenset]:
     """(card name -> fixed VP, names whose VP depends on the owner's cards), made once from the
     card registry (filled when ``dominion.cards`` is imported)."""
     return ({name: c.vp for name, c in CARDS.items()},
@@ -379,7 +433,7 @@ def take_from_deck(w: Work, player: int, n: int) -> tuple:
     them top card first. The caller puts them somewhere; cards already taken are not in the
     discard pile, so they are never shuffled back in (rulebook: revealed or set-aside cards)."""
     pl = w.players[player]
-    got = ()
+    got: tuple = ()
     while n > 0:
         if not pl.deck:
             if not pl.discard:
@@ -644,7 +698,7 @@ def replay(w: Work, player: int, name: str, uid: int) -> None:
     resolve_play(w, player, name, uid, again=True)
 
 
-def attacked(w, attacker: int) -> list:
+def attacked(w, attacker: int) -> list[int]:
     """The other players an Attack affects, in turn order: those who revealed no Moat."""
     immune = w.immune
     return [v for v in others(w, attacker) if v not in immune]
@@ -691,7 +745,9 @@ def _reaction_answer(w: Work, chosen: tuple, victim: int, attacker: int, attack:
     name = chosen[0]
     log(w, "reveal", victim, (name,), None, "reaction")
     push(w, reaction_window, victim, attacker, attack)
-    CARDS[name].reaction(w, victim, attacker)
+    react = CARDS[name].reaction
+    assert react is not None  # `reactions_available` offers only cards with a reaction
+    react(w, victim, attacker)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -769,7 +825,7 @@ def buy_phase(w: Work) -> None:
     Skipped when there is nothing to do but end, unless the game asks every question."""
     p = w.current
     plays = () if w.bought else treasure_moves(frozenset(w.players[p].hand))
-    buys = ()
+    buys: tuple = ()
     if w.buys > 0:
         supply = w.supply
         if 0 in supply:  # some pile is empty: leave it out
@@ -787,7 +843,8 @@ def buy_phase(w: Work) -> None:
 @continuation
 def turn_answer(w: Work, move: Move) -> None:
     p = w.current
-    verb = move.verb
+    verb, card = move
+    card = card or ""   # every Move that names no card ends the phase or plays all Treasures
     if verb == END_PHASE:
         if w.phase == ACTION:
             w.phase = BUY
@@ -800,15 +857,15 @@ def turn_answer(w: Work, move: Move) -> None:
             push(w, action_phase)
         else:
             push(w, buy_phase)
-        play(w, p, move.card)
+        play(w, p, card)
     elif verb == PLAY_TREASURES:
         play_all_treasures(w, p)
         buy_phase(w)  # called, not pushed: playing Treasures leaves no work behind
     else:  # BUY
         w.buys -= 1
-        w.coins -= cost(w, move.card)
+        w.coins -= cost(w, card)
         w.bought = True
-        gain(w, p, move.card, event="buy")
+        gain(w, p, card, event="buy")
         push(w, buy_phase)
 
 

@@ -1,6 +1,9 @@
 """The engine's public functions: set up a game, see what it waits for, answer, look, score.
 
 All of them are pure: they take states and return new values, never changing their input.
+Arguments they check themselves are annotated ``Any``: compiled by mypyc (``setup.py``), an
+``int`` parameter would turn ``True`` into 1 and refuse ``1.0`` with a bare TypeError before
+the check could say what is wrong.
 """
 from __future__ import annotations
 
@@ -8,7 +11,7 @@ import os
 from functools import lru_cache
 from itertools import compress
 from operator import itemgetter
-from typing import NamedTuple, Optional
+from typing import Any, NamedTuple, Optional
 
 from pyrsistent import pvector
 
@@ -96,8 +99,8 @@ def check_seed(seed) -> int:
     return seed
 
 
-def make_config(players=2, kingdom="First Game", sets=None, seed: Optional[int] = None,
-                first_player: Optional[int] = None, always_ask: bool = False) -> Config:
+def make_config(players=2, kingdom="First Game", sets=None, seed: Any = None,
+                first_player: Any = None, always_ask: Any = False) -> Config:
     """Resolve a game request into a `Config` (see `new_game` for the arguments)."""
     names = _player_names(players)
     if seed is None:
@@ -126,9 +129,8 @@ def _blank_state(config: Config, pile_names: tuple, supply: tuple, players: tupl
                  vp=tuple(player_score(all_cards(p)) for p in players))
 
 
-def new_game(config: Optional[Config] = None, *, players=2, kingdom="First Game", sets=None,
-             seed: Optional[int] = None, first_player: Optional[int] = None,
-             always_ask: bool = False) -> State:
+def new_game(config: Any = None, *, players=2, kingdom="First Game", sets=None,
+             seed: Any = None, first_player: Any = None, always_ask: Any = False) -> State:
     """Set up a game and run it to its first decision.
 
     ``players``: a count from 2 to 6, or the seats' names. ``kingdom``: 10 Kingdom card names
@@ -157,11 +159,11 @@ def new_game(config: Optional[Config] = None, *, players=2, kingdom="First Game"
 
 
 def position(kingdom, *, players=2, hands=None, decks=None, discards=None, in_play=None,
-             aside=None, looking=None, supply=None, trash=(), current: int = 0,
-             phase: str = ACTION, actions: int = 1, buys: int = 1, coins: int = 0,
-             turn: int = 1, turns_taken=None, actions_played: int = 0, cost_reduction: int = 0,
-             copper_bonus: int = 0, merchants: int = 0, silvers_played: int = 0,
-             bought: bool = False, seed: int = 0, always_ask: bool = False) -> State:
+             aside=None, looking=None, supply=None, trash=(), current: Any = 0,
+             phase: Any = ACTION, actions: Any = 1, buys: Any = 1, coins: Any = 0,
+             turn: Any = 1, turns_taken=None, actions_played: Any = 0, cost_reduction: Any = 0,
+             copper_bonus: Any = 0, merchants: Any = 0, silvers_played: Any = 0,
+             bought: Any = False, seed: Any = 0, always_ask: Any = False) -> State:
     """Build a game at any position, for rules tests, puzzles and bots, and run it to the
     position's first decision (the current player's Action or Buy phase).
 
@@ -209,7 +211,7 @@ def position(kingdom, *, players=2, hands=None, decks=None, discards=None, in_pl
         raise InvalidPositionError(f"current must be a seat from 0 to {n - 1}")
     if phase not in (ACTION, BUY):
         raise InvalidPositionError(f"phase must be {ACTION!r} or {BUY!r}, not {_quote(phase)}")
-    counters = dict(actions=actions, buys=buys, coins=coins, actions_played=actions_played,
+    counters: dict[str, Any] = dict(actions=actions, buys=buys, coins=coins, actions_played=actions_played,
                     cost_reduction=cost_reduction, copper_bonus=copper_bonus,
                     merchants=merchants, silvers_played=silvers_played)
     for label, value in counters.items():
@@ -262,8 +264,7 @@ def decision_number(state: State) -> int:
     return len(state.answers)
 
 
-def step(state: State, answer, player: Optional[int] = None, *,
-         number: Optional[int] = None) -> State:
+def step(state: State, answer, player: Any = None, *, number: Any = None) -> State:
     """Apply one answer to the pending decision and run the rules to the next decision.
 
     The answer's shape depends on the decision's kind: a `Move` for TURN, a list or tuple of
@@ -528,7 +529,7 @@ def visible_event(event: Event, viewer: Optional[int]) -> Event:
 PUBLIC_DETAIL = ("pass",)
 
 
-def view(state: State, player: Optional[int] = None, log_from: Optional[int] = None) -> View:
+def view(state: State, player: Any = None, log_from: Any = None) -> View:
     """What ``player`` may know (``None``: a spectator): their own hand, every zone's size, the
     top of each discard pile, cards in play and set aside, the Supply, the trash and the log
     with other players' hidden cards removed. Never another hand or any deck's order.
@@ -547,7 +548,7 @@ def view(state: State, player: Optional[int] = None, log_from: Optional[int] = N
 
 def _view(s: State, player: Optional[int], log_from: Optional[int]) -> View:
     """`view` without checking ``player``."""
-    d = s.stack[-1][1] if s.stack else None
+    d: Any = s.stack[-1][1] if s.stack else None
     over = d is None
     events, log_start = visible_log(s, player, log_from)
     return _new_tuple(View, (
@@ -597,7 +598,9 @@ class Observation:
     def __init__(self, state: State, player: int, log_from: Optional[int]):
         self._state, self.player = state, player
         self.log_from = log_from   # as asked (`log` and `log_start` are the View's fields)
-        self._log = self._supply = self._view = None
+        self._log: Optional[tuple] = None
+        self._supply: Optional[tuple] = None
+        self._view: Optional[View] = None
 
     # The fields bots read at most decisions, straight from the state.
     @property
@@ -628,26 +631,30 @@ class Observation:
     def supply(self) -> tuple:
         if self._supply is None:
             s = self._state
-            self._supply = _supply_listing(s.pile_names, s.supply, s.cost_reduction)
+            self._supply = supply = _supply_listing(s.pile_names, s.supply, s.cost_reduction)
+            return supply
         return self._supply
 
     @property
     def log(self) -> tuple:
-        if self._log is None:
-            self._log = visible_log(self._state, self.player, self.log_from)
-        return self._log[0]
+        return self._visible_log()[0]
 
     @property
     def log_start(self) -> int:
-        self.log  # builds `_log`
-        return self._log[1]
+        return self._visible_log()[1]
+
+    def _visible_log(self) -> tuple:
+        log = self._log
+        if log is None:
+            log = self._log = visible_log(self._state, self.player, self.log_from)
+        return log
 
     def log_of(self, kinds: frozenset) -> tuple:
         """(the events of `log` whose kind is in ``kinds``, the log's length): for a reader
         that follows a few kinds of events, found without building the others (every event's
         kind is public)."""
         s = self._state
-        log = s.log[max(0, self.log_from):]
+        log = s.log[max(0, self.log_from or 0):]
         player = self.player
         return tuple([e if e.seen_by is None or player in e.seen_by else
                       visible_event(e, player)

@@ -7,6 +7,7 @@ read up to (``view(state, seat, log_from=bot.log_from)``) and folds the new even
 from __future__ import annotations
 
 from collections import Counter
+from typing import Optional
 
 from ..card import CARDS
 from ..game import STARTING_DECK, Observation, player_score
@@ -30,7 +31,7 @@ class Holdings:
     def __init__(self, num_players: int):
         self.owned = [Counter(STARTING_DECK) for _ in range(num_players)]
         self.log_from = 0
-        self._scores = None
+        self._scores: Optional[tuple] = None
 
     def observe(self, view) -> None:
         """Fold in the events of ``view.log`` that were not seen yet."""
@@ -82,6 +83,8 @@ class Holdings:
 
     def scores(self) -> tuple:
         """Victory points of each seat's known cards."""
-        if self._scores is None:
-            self._scores = tuple(player_score(+c) for c in self.owned)
-        return self._scores
+        scores = self._scores
+        if scores is None:
+            # every copy counts: a Counter iterates over its names once each
+            scores = self._scores = tuple(player_score(tuple(c.elements())) for c in self.owned)
+        return scores

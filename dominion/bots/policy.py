@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 import re
 from functools import lru_cache
+from typing import Any, Optional
 
 from ..card import CARDS
 from ..game import Observation
@@ -94,19 +95,20 @@ class Player:
 
     def __init__(self, seed: int = 0):
         self._seed = seed
-        self._rng = None
+        self._rng: Optional[random.Random] = None
         self._known: Holdings | None = None
-        self._unread = None    # the last view shown, when its log is read only once needed
-        self._reacted = None  # (attack identity, reactions revealed against it)
+        self._unread: Any = None    # the last view shown, when its log is read only once needed
+        self._reacted: Any = None  # (attack identity, reactions revealed against it)
         self._blind = False    # shown no log: card counts follow the bot's own buys only
 
     @property
     def rng(self) -> random.Random:
         """The bot's random generator, seeded with its seed. Made on first use: the default
         answers never draw, and seeding one costs as much as a dozen decisions of a game."""
-        if self._rng is None:
-            self._rng = random.Random(self._seed)
-        return self._rng
+        rng = self._rng
+        if rng is None:
+            rng = self._rng = random.Random(self._seed)
+        return rng
 
     @rng.setter
     def rng(self, value: random.Random) -> None:
@@ -115,7 +117,7 @@ class Player:
     # -- the one entry point ------------------------------------------------------------------
 
     @property
-    def log_from(self):
+    def log_from(self) -> Optional[int]:
         """The first log index this bot has not read yet (pass it as ``view``'s ``log_from``);
         None when it reads no log (a strategy that counts no cards: building the log costs)."""
         if not self.reads_log:
@@ -127,11 +129,11 @@ class Player:
         """The cards each seat owns as far as this bot can tell, every view shown so far read.
         An `Observation` (the simulation's view) is read only when this is asked for: most
         answers need no count, and a later view's log holds the same events."""
-        view = self._unread
-        if view is not None:
+        view, known = self._unread, self._known
+        if view is not None and known is not None:  # (a view is left unread only once known)
             self._unread = None
-            self._known.observe(view)
-        return self._known
+            known.observe(view)
+        return known
 
     def answer(self, decision, view):
         known = self._known
@@ -200,18 +202,18 @@ class Player:
     def choose(self, d, view) -> tuple:
         options = d.options
         if options == ("yes", "no"):
-            rule = YES_NO_BY_CARD.get(d.card)
-            yes = rule(self, d, view) if rule is not None else True
+            yes_no = YES_NO_BY_CARD.get(d.card)
+            yes = yes_no(self, d, view) if yes_no is not None else True
             return ("yes",) if yes else ("no",)
         if all(o in CARDS for o in options):  # naming or picking a card: like a SELECT
-            rule = SELECT_BY_CARD.get((d.card, d.purpose)) or SELECT_BY_PURPOSE.get(d.purpose)
-            picked = rule(self, d, view, options) if rule is not None else ()
+            select = SELECT_BY_CARD.get((d.card, d.purpose)) or SELECT_BY_PURPOSE.get(d.purpose)
+            picked = select(self, d, view, options) if select is not None else ()
             if len(picked) < d.min:
                 picked += tuple(o for o in options if o not in picked)[:d.min - len(picked)]
             return tuple(dict.fromkeys(picked))
-        rule = CHOOSE_BY_CARD.get(d.card)
-        if rule is not None:
-            return rule(self, d, view)
+        choose = CHOOSE_BY_CARD.get(d.card)
+        if choose is not None:
+            return choose(self, d, view)
         scored = sorted(options, key=lambda o: -option_value(self, o, d, view))
         k = max(d.min, min(d.max, 1))
         return tuple(scored[:k])
@@ -320,7 +322,7 @@ def topdeck_for_next_turn(bot, d, view, pool) -> tuple:
         if d.min == 0:
             best = tuple(c for c in best if keep_value(c) >= 3)
         return best
-    chosen = []
+    chosen: list = []
     rest = list(hand)
     coins_now = view.coins
     can_play = view.phase == "action" and view.actions > 0
@@ -331,9 +333,9 @@ def topdeck_for_next_turn(bot, d, view, pool) -> tuple:
             usable_now = can_play and CARDS[c].is_action
             return (tier(coins_now + treasure_coins(left)), not usable_now, keep_value(c))
         candidates = sorted({c for c in pool if pool.count(c) > chosen.count(c)})
-        best = max(candidates, key=score)
-        chosen.append(best)
-        rest.remove(best)
+        pick = max(candidates, key=score)
+        chosen.append(pick)
+        rest.remove(pick)
     return tuple(chosen)
 
 

@@ -40,9 +40,9 @@ import difflib
 import operator
 import re
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Optional
+from typing import Callable, Optional
 
 from ..card import ACTION_T, ATTACK_T, CARDS, CURSE_T, REACTION_T, TREASURE_T, VICTORY_T
 from .policy import Player, default_action_order
@@ -70,6 +70,8 @@ class Condition:
     op: str
     value: int
     text: str
+    _read: Callable = field(init=False, repr=False, compare=False)
+    _compare: Callable = field(init=False, repr=False, compare=False)
 
     def __post_init__(self):
         # The reader and the comparison, looked up once (conditions are read at every buy).

@@ -88,3 +88,24 @@ def test_conditions_see_provinces_left_and_my_counts():
     rich = dominion.step(rich, dominion.Move("play_treasures"))
     fresh = make_bot("big-money-ultimate")
     assert fresh.answer(dominion.pending(rich), dominion.view(rich, 0, 0)).card == "Gold"
+
+
+def test_vp_lead_counts_every_copy_of_a_card():
+    """A bot's known scores count each Estate of the starting deck (3 VP each seat), and a
+    Province gained by one seat puts it 6 ahead."""
+    from dominion.bots.knowledge import Holdings
+    known = Holdings(2)
+    assert known.scores() == (3, 3)
+    known.owned[0]["Province"] += 1
+    known._scores = None
+    assert known.scores() == (9, 3)
+    assert parse_condition("vp_lead >= 6").holds(_BotKnowing(known), _Seat0(), 0)
+
+
+class _BotKnowing:
+    def __init__(self, known):
+        self.known = known
+
+
+class _Seat0:
+    player = 0
