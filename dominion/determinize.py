@@ -35,6 +35,7 @@ def determinize(state: State, player: int, seed: int) -> State:
         raise InvalidConfigError(f"player must be a seat from 0 to {n - 1}, not {player!r}")
     check_seed(seed)
     pinned = Counter(_card_names(state.stack))
+    first = _zones_in_work(state.stack)
     generator = rng.seed_state(seed ^ 0x44455445524D)
     players = []
     for seat, ps in enumerate(state.players):
@@ -44,20 +45,46 @@ def determinize(state: State, player: int, seed: int) -> State:
             continue
         under, top = ps.discard[:-1], ps.discard[-1:]
         generator, (hand, deck, looking, under) = _redeal(
-            generator, (ps.hand, ps.deck, ps.looking, under), pinned, first=2)
+            generator, (ps.hand, ps.deck, ps.looking, under), pinned, first)
         players.append(ps._replace(hand=hand, deck=deck, looking=looking, discard=under + top))
     return state._replace(players=tuple(players), rng=rng.seed_state(seed))
 
 
-def _redeal(generator: int, zones: tuple, pinned: Counter, first: int = 0) -> tuple:
+# Another seat's zones as `determinize` redeals them, by index: hand, deck, looking, and the
+# discard pile under its top card; the names frames give them.
+_ZONE_INDEX = {"hand": 0, "deck": 1, "looking": 2, "discard": 3}
+_DEFAULT_ORDER = (2, 0, 3, 1)   # looking first: Sentry's and Library's cards are looked at
+
+
+def _zones_in_work(stack: tuple) -> tuple:
+    """The order in which to look for pinned cards: first the zones that frames name (Harbinger
+    takes its card from the discard pile, and an Estate there must keep its place rather than
+    an Estate in hand), then the others, looking first."""
+    named = []
+    for frame in stack:   # (name, *args), or ("?", decision, name, args): the args only
+        for value in _strings(frame[3] if frame[0] == "?" else frame[1:]):
+            i = _ZONE_INDEX.get(value)
+            if i is not None and i not in named:
+                named.append(i)
+    return tuple(named) + tuple(i for i in _DEFAULT_ORDER if i not in named)
+
+
+def _strings(value):
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, tuple):
+        for item in value:
+            yield from _strings(item)
+
+
+def _redeal(generator: int, zones: tuple, pinned: Counter, order: tuple = (0,)) -> tuple:
     """Shuffle the cards of ``zones`` together and deal them back into the same places, except
     the ones named in ``pinned`` (up to its counts, per call), which keep their places. Pinned
-    names are looked for in ``zones[first]`` before the others: the zone work in progress takes
-    its cards from (`looking`: Sentry's two cards are named by its frame, and a Copper of the
-    same name in hand must not be kept in their stead)."""
+    names are looked for in the zones in ``order`` first (the zones work in progress takes its
+    cards from), then in the others."""
     keep = pinned.copy()
     kept = [[False] * len(zone) for zone in zones]
-    for z in [first] + [i for i in range(len(zones)) if i != first]:
+    for z in tuple(order) + tuple(i for i in range(len(zones)) if i not in order):
         for i, card in enumerate(zones[z]):
             if keep[card] > 0:
                 keep[card] -= 1

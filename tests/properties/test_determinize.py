@@ -79,6 +79,20 @@ def test_a_sample_for_another_seat_keeps_the_cards_sentry_is_looking_at():
         dominion.step(sample, ["Copper", "Bureaucrat"])   # put both back
 
 
+def test_a_sample_keeps_the_card_harbinger_may_take_from_the_discard_pile():
+    """Harbinger's question names the discard pile's cards; an Estate of the same name in hand
+    must not keep its place instead of the one in the discard pile (hypothesis found this)."""
+    s = dominion.position(("Harbinger", "Cellar", "Chapel", "Moat", "Village", "Workshop",
+                           "Gardens", "Militia", "Smithy", "Witch"),
+                          hands=[["Harbinger", "Estate", "Copper", "Copper", "Copper"]],
+                          decks=[["Silver", "Gold", "Copper"]],
+                          discards=[["Copper", "Estate", "Duchy", "Silver"]])
+    s = dominion.step(s, dominion.Move("play", "Harbinger"))
+    assert dominion.pending(s).cards == ("Copper", "Duchy", "Estate", "Silver")
+    for seed in range(20):
+        dominion.step(dominion.determinize(s, 1, seed), ["Estate"])
+
+
 @pytest.mark.parametrize("bad", [(5, 1), (-1, 1), (True, 1), (0, -1), (0, 2 ** 64)])
 def test_determinize_refuses_a_bad_seat_or_seed(bad):
     with pytest.raises(dominion.InvalidConfigError):
