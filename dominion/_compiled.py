@@ -4,6 +4,7 @@ They are compiled as one group and call each other directly, so they load all co
 from source (``dominion/__init__.py``), never mixed."""
 
 COMPILED_MODULES = (
+    "dominion.rng_native",
     "dominion.rng",
     "dominion.engine",
     "dominion.game",

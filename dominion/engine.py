@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from functools import lru_cache
-from typing import Optional
+from typing import Final, Optional
 
 from pyrsistent import PVector
 
@@ -22,13 +22,13 @@ from .state import (ACTION, BUY, CHOOSE, CLEANUP, END_PHASE, ORDER, OVER, PLAY, 
                     SELECT, TURN, BUY as BUY_VERB, Config, Decision, Event, Move, PlayerState,
                     State)
 
-ASK = "?"
+ASK: Final = "?"
 _new_tuple = tuple.__new__  # builds a NamedTuple from its fields without the Python-level __new__
 
 PLAY_ALL_TREASURES, END_THE_PHASE = Move(PLAY_TREASURES), Move(END_PHASE)
 
 BASIC_PILES = ("Copper", "Silver", "Gold", "Estate", "Duchy", "Province", "Curse")
-PROVINCE_PILE = BASIC_PILES.index("Province")   # the Supply starts with the basic piles
+PROVINCE_PILE: Final = BASIC_PILES.index("Province")   # the Supply starts with the basic piles
 
 
 class PlayerWork:
@@ -124,7 +124,7 @@ class Work:
         if self.owners_changed:
             vp = list(self.vp)
             for seat in self.owners_changed:
-                vp[seat] = player_score(all_cards(seats[seat]))
+                vp[seat] = zones_score(seats[seat])
             self.vp = tuple(vp)
         players = list(seats.base)
         for seat, p in seats.used.items():  # the seats used in this step
@@ -358,19 +358,53 @@ def owner_changed(w: Work, player: int) -> None:
         w.owners_changed.add(player)
 
 
+def vp_change(w: Work, player: int, name: str, sign: int) -> None:
+    """``player`` gained (``sign`` 1) or lost (-1) the card ``name``: their VP changes by the
+    card's VP, or, in a game with a card whose VP depends on the others (Gardens, Duke), is
+    counted again when the step ends (`owner_changed`)."""
+    if _variable_vp_in(w.pile_names):
+        owner_changed(w, player)
+        return
+    vp = _vp_marks().get(name)
+    if vp:
+        scores = list(w.vp)
+        scores[player] += sign * vp
+        w.vp = tuple(scores)
+
+
+@lru_cache(maxsize=64)
+def _variable_vp_in(pile_names: tuple) -> bool:
+    """Whether any Supply pile's card scores by the owner's other cards (memoized per game)."""
+    variable = _vp_tables()[1]
+    return any(name in variable for name in pile_names)
+
+
 def player_score(cards) -> int:
     """Victory points of one player's cards (rulebook: all cards, every zone). Counted card by
     card, and by kind only when a card's VP depends on the others (Gardens, Duke)."""
-    fixed, variable = _vp_tables()
+    return _zones_score((cards,))
+
+
+def zones_score(p) -> int:
+    """`player_score` of a player's zones (a `PlayerState` or `PlayerWork`), not joined first."""
+    return _zones_score((p.hand, p.deck, p.discard, p.in_play, p.aside, p.looking))
+
+
+def _zones_score(zones: tuple) -> int:
+    marks = _vp_marks()
     total = 0
-    for name in cards:
-        if name in variable:
-            return _score_by_kind(cards, fixed)
-        total += fixed[name]
+    for zone in zones:
+        for name in zone:
+            vp = marks.get(name)
+            if vp is not None:
+                if vp == _VARIABLE_VP:
+                    return _score_by_kind(tuple(c for z in zones for c in z))
+                total += vp
     return total
 
 
-def _score_by_kind(cards, fixed: dict) -> int:
+def _score_by_kind(cards: tuple) -> int:
+    fixed = _vp_tables()[0]
     total = 0
     counts = Counter(cards)
     for name, k in counts.items():
@@ -380,6 +414,19 @@ def _score_by_kind(cards, fixed: dict) -> int:
         else:
             total += k * fixed[name]
     return total
+
+
+_VARIABLE_VP: Final = -(1 << 40)   # in `_vp_marks`: the card's VP depends on the others
+
+
+@lru_cache(maxsize=1)
+def _vp_marks() -> dict[str, int]:
+    """Card name -> its fixed VP, for the cards that have some, or `_VARIABLE_VP` (made once,
+    like `_vp_tables`): most cards score nothing and are not looked at twice."""
+    fixed, variable = _vp_tables()
+    marks = {name: vp for name, vp in fixed.items() if vp}
+    marks.update((name, _VARIABLE_VP) for name in variable)
+    return marks
 
 
 @lru_cache(maxsize=1)
@@ -520,7 +567,8 @@ def trash(w: Work, player: int, cards: tuple, src: str = "hand") -> None:
     pl = w.players[player]
     setattr(pl, src, remove(getattr(pl, src), cards))
     w.trash += tuple(cards)
-    owner_changed(w, player)
+    for name in cards:
+        vp_change(w, player, name, -1)
     log(w, "trash", player, tuple(cards))
 
 
@@ -550,7 +598,7 @@ def gain(w: Work, player: int, name: str, to: str = "discard", event: str = "gai
     take_from_pile(w, i)
     pl = w.players[player]
     setattr(pl, to, getattr(pl, to) + (name,))
-    owner_changed(w, player)
+    vp_change(w, player, name, 1)
     log(w, event, player, (name,), None, to)
     return True
 
@@ -560,7 +608,7 @@ def gain_from_trash(w: Work, player: int, name: str, to: str = "discard") -> Non
     w.trash = remove(w.trash, (name,))
     pl = w.players[player]
     setattr(pl, to, getattr(pl, to) + (name,))
-    owner_changed(w, player)
+    vp_change(w, player, name, 1)
     log(w, "gain", player, (name,), None, to)
 
 

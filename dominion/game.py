@@ -18,7 +18,7 @@ from pyrsistent import pvector
 from . import rng
 from .card import CARDS, CONTINUATIONS, card
 from .engine import (BASIC_PILES, Work, _quote, all_cards, check_answer, draw, pile_costs,
-                     player_score, push, run, start_turn)
+                     pile_index, player_score, push, run, start_turn)
 from .errors import (GameOverError, InvalidConfigError, InvalidPositionError,
                      NotYourDecisionError, StaleAnswerError)
 from .kingdoms import resolve_kingdom
@@ -593,7 +593,7 @@ class Observation:
     read a few fields of a view per decision, and building them all would cost as much as the
     rules. Every field is the `View`'s own, made by the same functions; it is not a tuple, so
     the simulation shows it to the built-in bots alone."""
-    __slots__ = ("_state", "player", "log_from", "_log", "_supply", "_view")
+    __slots__ = ("_state", "player", "log_from", "_log", "_supply", "_view", "_players")
 
     def __init__(self, state: State, player: int, log_from: Optional[int]):
         self._state, self.player = state, player
@@ -601,6 +601,7 @@ class Observation:
         self._log: Optional[tuple] = None
         self._supply: Optional[tuple] = None
         self._view: Optional[View] = None
+        self._players: Optional[tuple] = None
 
     # The fields bots read at most decisions, straight from the state.
     @property
@@ -636,6 +637,20 @@ class Observation:
         return self._supply
 
     @property
+    def players(self) -> tuple:
+        players = self._players
+        if players is None:
+            players = self._players = player_views(self._state, self.player)
+        return players
+
+    def supply_left(self, name: str) -> int:
+        """Cards left in the named pile (0 if it has none in this game), without the listing
+        of every pile that `supply` builds (strategies read Provinces left at every buy)."""
+        s = self._state
+        i = pile_index(s.pile_names).get(name)
+        return 0 if i is None else s.supply[i]
+
+    @property
     def log(self) -> tuple:
         return self._visible_log()[0]
 
@@ -653,13 +668,16 @@ class Observation:
         """(the events of `log` whose kind is in ``kinds``, the log's length): for a reader
         that follows a few kinds of events, found without building the others (every event's
         kind is public)."""
-        s = self._state
-        log = s.log[max(0, self.log_from or 0):]
+        log = self._state.log
+        n = len(log)
+        start = max(0, self.log_from or 0)
         player = self.player
-        return tuple([e if e.seen_by is None or player in e.seen_by else
-                      visible_event(e, player)
-                      for e in compress(log, map(kinds.__contains__, map(_KIND, log)))]), \
-            len(s.log)
+        out = []
+        for e in (log[start:] if start else log):
+            if e[0] in kinds:
+                seen = e[3]
+                out.append(e if seen is None or player in seen else visible_event(e, player))
+        return tuple(out), n
 
     def __getattr__(self, name):
         """Any other field: the whole `View`, built once."""

@@ -9,6 +9,9 @@ import operator
 import struct
 from functools import lru_cache
 
+from . import rng_native
+from .rng_native import shuffled_signed
+
 MASK64 = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
 
@@ -40,6 +43,9 @@ def below(state: int, n: int) -> tuple[int, int]:
 
 _M1, _M2 = 0xBF58476D1CE4E5B9, 0x94D049BB133111EB
 _FULL = MASK64 + 1
+_MAX_SIGNED = (1 << 63) - 1
+# Compiled, `rng_native` shuffles on native 64-bit integers (the same draws, a test checks).
+_NATIVE = not rng_native.__file__.endswith(".py")
 
 
 def shuffled(state: int, items: tuple) -> tuple[int, tuple]:
@@ -55,6 +61,9 @@ def shuffled(state: int, items: tuple) -> tuple[int, tuple]:
     n = len(out)
     if n < 2:
         return state, tuple(out)
+    if _NATIVE:
+        signed: int = shuffled_signed(state - _FULL if state > _MAX_SIGNED else state, out)
+        return signed + _FULL if signed < 0 else signed, tuple(out)
     draws = _draws(state, n - 1)
     if max(draws) >= _FULL - n:
         return _shuffled_one_draw_at_a_time(state, items)

@@ -6,24 +6,28 @@ names; the *last* element of a deck or discard pile is its top card.
 """
 from __future__ import annotations
 
-from typing import NamedTuple, Optional
+from typing import Final, NamedTuple, Optional
 
 from pyrsistent import PVector
 
-# Phases of a turn (rulebook: "Action, then Buy, then Clean-up").
-ACTION, BUY, CLEANUP, OVER = "action", "buy", "cleanup", "over"
+# Phases of a turn (rulebook: "Action, then Buy, then Clean-up"). The constants are Final: the
+# compiled engine (setup.py) inlines them.
+ACTION: Final = "action"
+BUY: Final = "buy"
+CLEANUP: Final = "cleanup"
+OVER: Final = "over"
 
 # Kinds of decision. The answer's shape depends on the kind (see `Decision`).
-TURN = "turn"      # answer: one Move from `moves`
-SELECT = "select"  # answer: a tuple of card names, a sub-multiset of `cards` of size min..max
-CHOOSE = "choose"  # answer: a tuple of distinct strings from `options`, of size min..max
-ORDER = "order"    # answer: a permutation of `cards`; the first card ends on top of the deck
+TURN: Final = "turn"      # answer: one Move from `moves`
+SELECT: Final = "select"  # answer: a tuple of card names, a sub-multiset of `cards`, min..max
+CHOOSE: Final = "choose"  # answer: a tuple of distinct strings from `options`, min..max
+ORDER: Final = "order"    # answer: a permutation of `cards`; the first card ends on top
 
-# Verbs of a Move (the answers to the turn's standing decision).
-PLAY = "play"                      # play the named Action (Action phase) or Treasure (Buy phase)
-PLAY_TREASURES = "play_treasures"  # play every Treasure in hand, as if one at a time
-BUY = "buy"                        # buy the named card from the Supply
-END_PHASE = "end_phase"            # end the Action phase, or end the Buy phase (and the turn)
+# Verbs of a Move (the answers to the turn's standing decision); BUY ("buy", above) buys the
+# named card from the Supply.
+PLAY: Final = "play"              # play the named Action (Action phase) or Treasure (Buy phase)
+PLAY_TREASURES: Final = "play_treasures"  # play every Treasure in hand, as if one at a time
+END_PHASE: Final = "end_phase"    # end the Action phase, or the Buy phase (and the turn)
 
 
 class Config(NamedTuple):

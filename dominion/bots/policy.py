@@ -235,10 +235,17 @@ class Player:
         return view.current == view.player
 
     def provinces_left(self, view) -> int:
-        for name, left, _ in view.supply:
-            if name == "Province":
-                return left
-        return 0
+        return supply_left(view, "Province")
+
+
+def supply_left(view, pile: str) -> int:
+    """Cards left in the named Supply pile as ``view`` shows them (0: no such pile)."""
+    if type(view) is Observation:
+        return view.supply_left(pile)
+    for name, left, _ in view.supply:
+        if name == pile:
+            return left
+    return 0
 
 
 def default_action_order(playable) -> list:

@@ -45,7 +45,7 @@ from pathlib import Path
 from typing import Callable, Optional
 
 from ..card import ACTION_T, ATTACK_T, CARDS, CURSE_T, REACTION_T, TREASURE_T, VICTORY_T
-from .policy import Player, default_action_order
+from .policy import Player, default_action_order, supply_left
 
 TYPES = (ACTION_T, TREASURE_T, VICTORY_T, CURSE_T, ATTACK_T, REACTION_T)
 OPERATORS = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
@@ -83,13 +83,6 @@ class Condition:
         return self._compare(self._read(bot, view, coins, self.arg), self.value)
 
 
-def _supply_left(view, pile: str) -> int:
-    for name, left, _ in view.supply:
-        if name == pile:
-            return left
-    return 0
-
-
 # What each quantity reads: fn(bot, view, coins, arg), from one seat's view and what the seat
 # has counted (named functions, so that strategies can be pickled).
 
@@ -106,11 +99,11 @@ def _turn(bot, view, coins, arg) -> int:
 
 
 def _provinces_left(bot, view, coins, arg) -> int:
-    return _supply_left(view, "Province")
+    return supply_left(view, "Province")
 
 
 def _supply(bot, view, coins, arg) -> int:
-    return _supply_left(view, arg)
+    return supply_left(view, arg)
 
 
 def _count(bot, view, coins, arg) -> int:

@@ -78,3 +78,48 @@ def test_shuffling_a_pile_bigger_than_any_deck_is_still_fisher_yates():
     s = rng.seed_state(5)
     items = tuple(range(300))
     assert rng.shuffled(s, items) == fisher_yates_with_below(s, items)
+
+
+def _state_before_output(target: int) -> int:
+    """The generator state whose next `rng.next_u64` output is ``target`` (splitmix64's mix is
+    a bijection: undo its xorshifts and multiplications)."""
+    mask, full = rng.MASK64, rng.MASK64 + 1
+
+    def unshift(y, k):
+        x = y
+        for _ in range(64 // k + 1):
+            x = y ^ (x >> k)
+        return x & mask
+    z = unshift(target, 31)
+    z = z * pow(0x94D049BB133111EB, -1, full) & mask
+    z = unshift(z, 27)
+    z = z * pow(0xBF58476D1CE4E5B9, -1, full) & mask
+    z = unshift(z, 30)
+    return (z - 0x9E3779B97F4A7C15) % full
+
+
+def test_every_way_of_shuffling_follows_the_specification():
+    """Whichever way `rng.shuffled` computes (all draws at once in Python, or on native 64-bit
+    integers when compiled), it gives what the specification gives: every size, and states near
+    0, 2**63 and 2**64."""
+    import random
+    r = random.Random(5)
+    for _ in range(3000):
+        state = r.choice([r.randrange(2**64), 2**64 - 1 - r.randrange(1000), r.randrange(1000),
+                          2**63 + r.randrange(-500, 500)])
+        items = tuple(range(r.randrange(70)))
+        assert rng.shuffled(state, items) == fisher_yates_with_below(state, items)
+
+
+def test_a_refused_draw_is_drawn_again_in_every_way_of_shuffling():
+    """A draw of 2**64 - 1 is refused for 3 cards (2**64 is not a multiple of 3): the shuffle
+    draws again, as the specification does."""
+    state = _state_before_output(2**64 - 1)
+    assert rng.next_u64(state)[1] == 2**64 - 1
+    assert rng.below(state, 3)[0] == (state + 2 * 0x9E3779B97F4A7C15) & rng.MASK64  # 2 draws
+    assert rng.shuffled(state, ("a", "b", "c")) == fisher_yates_with_below(state, ("a", "b", "c"))
+    for size in (5, 6, 7, 40):
+        items = tuple(range(size))
+        for target in (2**64 - 1, 2**64 - 2, 2**63, 2**63 - 1):
+            start = _state_before_output(target)
+            assert rng.shuffled(start, items) == fisher_yates_with_below(start, items)
