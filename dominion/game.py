@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 from functools import lru_cache
-from itertools import compress
 from operator import itemgetter
 from typing import Any, NamedTuple, Optional
 
