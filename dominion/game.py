@@ -687,7 +687,33 @@ class Observation:
         return getattr(self._view, name)
 
 
-@lru_cache(maxsize=4096)
+def play_out(state: State, bots: list, cheap: list, step_fn, max_decisions: int) -> tuple:
+    """Play ``state`` to its end with one bot per seat: (the final state, None), or (the state
+    reached, the decision pending) when ``max_decisions`` answers did not end it. A seat whose
+    ``cheap`` is true sees an `Observation`, any other a `View` (`dominion.simulate`). Each
+    answer goes through ``step_fn`` (`step`, looked up by the caller). An exception raised on
+    the way carries the decision being answered as ``decision``, for the error report."""
+    d: Any = None
+    try:
+        for _ in range(max_decisions):
+            stack = state.stack
+            if not stack:
+                return state, None
+            d = stack[-1][1]
+            seat = d.player
+            bot = bots[seat]
+            seen = Observation(state, seat, bot.log_from) if cheap[seat] else \
+                _view(state, seat, bot.log_from)
+            state = step_fn(state, bot.answer(d, seen))
+    except Exception as exc:
+        try:
+            exc.decision = d   # type: ignore[attr-defined]
+        except AttributeError:
+            pass
+        raise
+    return state, (state.stack[-1][1] if state.stack else None)
+
+
 def _public_decision(player, kind, card, purpose, lo, hi, names, hand_size) -> PublicDecision:
     """`public_decision` memoized by the decision's public fields (views are built at every
     decision, and the same public facts recur: "Ann is in the Buy phase.")."""

@@ -98,7 +98,6 @@ def play_game(setup: Setup, index: int, max_decisions: int = MAX_DECISIONS) -> d
     seats = seating(index, n)
     labels = tuple(setup.labels[b] for b in seats)
     result = {"index": index, "seed": seed, "bots": list(labels)}
-    d = None
     try:
         state = _game.new_game(players=labels, kingdom=setup.kingdom, sets=setup.sets, seed=seed,
                                first_player=0)
@@ -107,18 +106,8 @@ def play_game(setup: Setup, index: int, max_decisions: int = MAX_DECISIONS) -> d
         # The built-in bots see each decision through an `Observation`, which builds only the
         # fields they read; other bots get a `View` as always.
         cheap = [type(bot) in BUILT_IN_BOTS for bot in bots]
-        step, view, Observation = _game.step, _game.view, _game.Observation
-        for _ in range(max_decisions):
-            stack = state.stack
-            if not stack:
-                break
-            d = stack[-1][1]
-            seat = d.player
-            bot = bots[seat]
-            seen = Observation(state, seat, bot.log_from) if cheap[seat] else \
-                view(state, seat, bot.log_from)
-            state = step(state, bot.answer(d, seen))
-        else:
+        state, _ = _game.play_out(state, bots, cheap, _game.step, max_decisions)
+        if state.stack:
             raise RuntimeError(f"the game did not end within {max_decisions} decisions")
         scores = _game.score(state)
         result.update(scores=list(scores), winners=[labels[s] for s in _game.winners(state)],
@@ -127,6 +116,7 @@ def play_game(setup: Setup, index: int, max_decisions: int = MAX_DECISIONS) -> d
             result["record"] = _game.record_to_data(_game.record(state))
     except Exception as exc:  # a simulation reports broken games, it does not stop at them
         result["error"] = f"{type(exc).__name__}: {exc}"
+        d = getattr(exc, "decision", None)
         if d is not None:
             result["decision"] = repr(d)
     return result
