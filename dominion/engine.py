@@ -23,7 +23,7 @@ from .state import (ACTION, BUY, CHOOSE, CLEANUP, END_PHASE, ORDER, OVER, PLAY, 
                     State)
 
 ASK: Final = "?"
-_new_tuple = tuple.__new__  # builds a NamedTuple from its fields without the Python-level __new__
+_new_tuple: Final = tuple.__new__  # builds a NamedTuple from its fields, not by its Python __new__
 
 PLAY_ALL_TREASURES, END_THE_PHASE = Move(PLAY_TREASURES), Move(END_PHASE)
 
@@ -699,25 +699,31 @@ def play_all_treasures(w: Work, player: int) -> None:
 
 
 @lru_cache(maxsize=1)
-def _treasure_table() -> dict:
+def _treasure_table() -> dict[str, int]:
     """Treasure name -> its printed value, made once from the card registry (filled when
     ``dominion.cards`` is imported)."""
     return {name: c.coins for name, c in CARDS.items() if c.is_treasure}
 
 
-def treasure_value(w, name: str) -> int:
+def treasure_value(w: Work, name: str) -> int:
     """Coins a Treasure makes when played now (see `treasures_value`)."""
     return treasures_value(w, (name,))
 
 
-def treasures_value(w, names: tuple) -> int:
+def treasures_value(w: Work, names: tuple) -> int:
     """Coins the Treasures ``names`` make when played now, one after the other: their printed
     value, +$1 per Copper for each Coppersmith played this turn, and +$1 per Merchant played
     this turn on the first Silver (rulebook, Merchant). Counts the Silvers played."""
-    value = sum(map(_treasure_table().__getitem__, names))
+    table = _treasure_table()
+    value = coppers = silvers = 0
+    for name in names:
+        value += table[name]
+        if name == "Copper":
+            coppers += 1
+        elif name == "Silver":
+            silvers += 1
     if w.copper_bonus:
-        value += w.copper_bonus * names.count("Copper")
-    silvers = names.count("Silver")
+        value += w.copper_bonus * coppers
     if silvers:
         if w.silvers_played == 0:
             value += w.merchants

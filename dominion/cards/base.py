@@ -11,8 +11,8 @@ need to reveal them all, just the one you put on top" (the view shows every disc
 """
 from ..card import (ACTION_T, ATTACK_T, BASE_1E, BASE_2E, CARDS, REACTION_T, VICTORY_T, Card,
                     continuation, define)
-from ..engine import (ask_may, ask_order, ask_select, ask_yes_no, attacked, cost, discard, draw,
-                      each_attacked, empty_piles, gain, gain_from_trash, log,
+from ..engine import (Work, ask_may, ask_order, ask_select, ask_yes_no, attacked, cost,
+                      discard, draw, each_attacked, empty_piles, gain, gain_from_trash, log,
                       look_at_deck, move, others, play, push, remove, replay, reveal_from_deck,
                       take_from_deck, to_hand, topdeck, trash, trash_self)
 from .common import ask_gain, discard_chosen, distinct, reveal_hand, topdeck_chosen
@@ -28,13 +28,13 @@ def _is_treasure(c) -> bool:
 
 # --- Cellar -----------------------------------------------------------------------------------
 
-def _cellar(w, p, uid):
+def _cellar(w: Work, p, uid):
     ask_select(w, p, "Cellar: discard any number of cards, then draw that many", "Cellar",
                "discard", w.players[p].hand, 0, len(w.players[p].hand), _cellar_discard, p)
 
 
 @continuation
-def _cellar_discard(w, chosen, p):
+def _cellar_discard(w: Work, chosen, p):
     """Rulebook: discard them all at once, then draw as many as you discarded (a shuffle then
     includes them); only the top discarded card and the number need be shown."""
     discard(w, p, chosen)
@@ -43,32 +43,32 @@ def _cellar_discard(w, chosen, p):
 
 # --- Chapel -----------------------------------------------------------------------------------
 
-def _chapel(w, p, uid):
+def _chapel(w: Work, p, uid):
     ask_select(w, p, "Chapel: trash up to 4 cards from your hand", "Chapel", "trash",
                w.players[p].hand, 0, 4, _chapel_trash, p)
 
 
 @continuation
-def _chapel_trash(w, chosen, p):
+def _chapel_trash(w: Work, chosen, p):
     trash(w, p, chosen)
 
 
 # --- Moat -------------------------------------------------------------------------------------
 
-def _moat_react(w, p, attacker):
+def _moat_react(w: Work, p, attacker):
     """Rulebook: revealing Moat makes the Attack not affect you (you still may be asked by
     other Reactions)."""
     w.immune += (p,)
 
 
-def _moat_can_react(w, p):
+def _moat_can_react(w: Work, p):
     """Revealing Moat again against the same Attack would change nothing."""
     return p not in w.immune
 
 
 # --- Harbinger --------------------------------------------------------------------------------
 
-def _harbinger(w, p, uid):
+def _harbinger(w: Work, p, uid):
     """Rulebook: after +1 Card +1 Action, look through your discard pile; putting a card from
     it onto your deck is optional."""
     ask_select(w, p, "Harbinger: you may put a card from your discard pile onto your deck",
@@ -78,7 +78,7 @@ def _harbinger(w, p, uid):
 
 # --- Merchant ---------------------------------------------------------------------------------
 
-def _merchant(w, p, uid):
+def _merchant(w: Work, p, uid):
     """Each Merchant adds $1 to the first Silver played this turn, and to no later one
     (rulebook, Merchant; counted in `engine.treasure_value`)."""
     w.merchants += 1
@@ -86,7 +86,7 @@ def _merchant(w, p, uid):
 
 # --- Vassal -----------------------------------------------------------------------------------
 
-def _vassal(w, p, uid):
+def _vassal(w: Work, p, uid):
     """Discard the top card of the deck (face up: public). An Action may be played from the
     discard pile; it is optional and uses no Action (rulebook, Vassal)."""
     got = take_from_deck(w, p, 1)
@@ -101,20 +101,20 @@ def _vassal(w, p, uid):
 
 
 @continuation
-def _vassal_play(w, yes, p, name):
+def _vassal_play(w: Work, yes, p, name):
     if yes:
         play(w, p, name, src="discard")
 
 
 # --- Workshop ---------------------------------------------------------------------------------
 
-def _workshop(w, p, uid):
+def _workshop(w: Work, p, uid):
     ask_gain(w, p, "Workshop", 4)
 
 
 # --- Bureaucrat -------------------------------------------------------------------------------
 
-def _bureaucrat(w, p, uid):
+def _bureaucrat(w: Work, p, uid):
     """Gain a Silver onto your deck (with an empty deck it becomes the only card there), then
     each other player in turn order topdecks a Victory card or reveals a hand without one."""
     gain(w, p, "Silver", "deck")
@@ -122,7 +122,7 @@ def _bureaucrat(w, p, uid):
 
 
 @continuation
-def _bureaucrat_victim(w, victim):
+def _bureaucrat_victim(w: Work, victim):
     """A victim with no Victory card reveals their hand (sorted: see `reveal_hand`)."""
     hand = w.players[victim].hand
     victory = distinct(c for c in hand if CARDS[c].is_victory)
@@ -134,7 +134,7 @@ def _bureaucrat_victim(w, victim):
 
 
 @continuation
-def _bureaucrat_topdeck(w, chosen, victim):
+def _bureaucrat_topdeck(w: Work, chosen, victim):
     log(w, "reveal", victim, chosen)
     topdeck(w, victim, chosen, public=True)
 
@@ -148,12 +148,12 @@ def _gardens_vp(counts):
 
 # --- Militia ----------------------------------------------------------------------------------
 
-def _militia(w, p, uid):
+def _militia(w: Work, p, uid):
     each_attacked(w, p, _militia_victim)
 
 
 @continuation
-def _militia_victim(w, victim):
+def _militia_victim(w: Work, victim):
     """Rulebook: players with 3 or fewer cards in hand discard nothing."""
     hand = w.players[victim].hand
     excess = len(hand) - 3
@@ -164,14 +164,14 @@ def _militia_victim(w, victim):
 
 # --- Moneylender ------------------------------------------------------------------------------
 
-def _moneylender(w, p, uid):
+def _moneylender(w: Work, p, uid):
     coppers = ("Copper",) if "Copper" in w.players[p].hand else ()
     ask_select(w, p, "Moneylender: you may trash a Copper for +$3", "Moneylender", "trash",
                coppers, 0, 1, _moneylender_trash, p)
 
 
 @continuation
-def _moneylender_trash(w, chosen, p):
+def _moneylender_trash(w: Work, chosen, p):
     """Rulebook: the +$3 only if a Copper was actually trashed."""
     if chosen:
         trash(w, p, chosen)
@@ -180,7 +180,7 @@ def _moneylender_trash(w, chosen, p):
 
 # --- Poacher ----------------------------------------------------------------------------------
 
-def _poacher(w, p, uid):
+def _poacher(w: Work, p, uid):
     """Rulebook: draw first, then discard one card per empty Supply pile (any pile: Curses,
     Coppers, ...); none when no pile is empty; the whole hand if it is too small."""
     n = empty_piles(w)
@@ -191,13 +191,13 @@ def _poacher(w, p, uid):
 
 # --- Remodel ----------------------------------------------------------------------------------
 
-def _remodel(w, p, uid):
+def _remodel(w: Work, p, uid):
     ask_select(w, p, "Remodel: trash a card from your hand", "Remodel", "trash",
                distinct(w.players[p].hand), 1, 1, _remodel_trash, p)
 
 
 @continuation
-def _remodel_trash(w, chosen, p):
+def _remodel_trash(w: Work, chosen, p):
     """Rulebook: no card to trash, no gain; the gain may cost up to $2 more, or less, even a
     copy of the trashed card; nothing is gained if no pile qualifies."""
     if chosen:
@@ -207,14 +207,14 @@ def _remodel_trash(w, chosen, p):
 
 # --- Throne Room ------------------------------------------------------------------------------
 
-def _throne_room(w, p, uid):
+def _throne_room(w: Work, p, uid):
     actions = distinct(c for c in w.players[p].hand if CARDS[c].is_action)
     ask_select(w, p, "Throne Room: you may play an Action card from your hand twice",
                "Throne Room", "play", actions, 0, 1, _throne_room_play, p)
 
 
 @continuation
-def _throne_room_play(w, chosen, p):
+def _throne_room_play(w: Work, chosen, p):
     """Rulebook: playing a card is optional; the chosen card is played, resolved completely,
     then played again; this uses no Action. The second play happens even if the card left play
     (Feast). Throne Room on Throne Room plays two cards twice each, not one four times."""
@@ -228,7 +228,7 @@ def _throne_room_play(w, chosen, p):
 
 # --- Bandit -----------------------------------------------------------------------------------
 
-def _bandit(w, p, uid):
+def _bandit(w: Work, p, uid):
     """Rulebook: gain a Gold (to the discard pile), then each other player in turn order reveals
     their top 2 cards, trashes a revealed Treasure other than Copper of their choice, and
     discards the rest."""
@@ -237,7 +237,7 @@ def _bandit(w, p, uid):
 
 
 @continuation
-def _bandit_victim(w, victim):
+def _bandit_victim(w: Work, victim):
     revealed = reveal_from_deck(w, victim, 2)
     targets = distinct(c for c in revealed if c != "Copper" and CARDS[c].is_treasure)
     ask_select(w, victim, "Bandit: trash a revealed Treasure other than Copper", "Bandit",
@@ -245,14 +245,14 @@ def _bandit_victim(w, victim):
 
 
 @continuation
-def _bandit_trash(w, chosen, victim, revealed):
+def _bandit_trash(w: Work, chosen, victim, revealed):
     trash(w, victim, chosen, "aside")
     discard(w, victim, remove(revealed, chosen), "aside")
 
 
 # --- Council Room -----------------------------------------------------------------------------
 
-def _council_room(w, p, uid):
+def _council_room(w: Work, p, uid):
     """Rulebook: the other players draw a card whether they want to or not."""
     for other in others(w, p):
         draw(w, other, 1)
@@ -260,12 +260,12 @@ def _council_room(w, p, uid):
 
 # --- Library ----------------------------------------------------------------------------------
 
-def _library(w, p, uid):
+def _library(w: Work, p, uid):
     _library_draw(w, p, ())
 
 
 @continuation
-def _library_draw(w, p, set_aside):
+def _library_draw(w: Work, p, set_aside):
     """Rulebook: look at cards one at a time until you have 7 in hand (none with 7 already);
     only Action cards may be set aside, at your option. Set-aside cards are not shuffled in
     when the deck runs out (they are not in the discard pile) and are discarded at the end;
@@ -291,7 +291,7 @@ def _library_draw(w, p, set_aside):
 
 
 @continuation
-def _library_choice(w, yes, p, set_aside, name):
+def _library_choice(w: Work, yes, p, set_aside, name):
     if yes:
         move(w, p, (name,), "looking", "aside", "set_aside")  # set aside face up: public
         set_aside += (name,)
@@ -302,14 +302,14 @@ def _library_choice(w, yes, p, set_aside, name):
 
 # --- Mine -------------------------------------------------------------------------------------
 
-def _mine(w, p, uid):
+def _mine(w: Work, p, uid):
     treasures = distinct(c for c in w.players[p].hand if CARDS[c].is_treasure)
     ask_select(w, p, "Mine: you may trash a Treasure from your hand", "Mine", "trash",
                treasures, 0, 1, _mine_trash, p)
 
 
 @continuation
-def _mine_trash(w, chosen, p):
+def _mine_trash(w: Work, chosen, p):
     """Rulebook: trashing is optional; no Treasure trashed, none gained. The gained Treasure
     (up to $3 more, or the same or a cheaper one) goes to the hand and can be played."""
     if chosen:
@@ -319,7 +319,7 @@ def _mine_trash(w, chosen, p):
 
 # --- Sentry -----------------------------------------------------------------------------------
 
-def _sentry(w, p, uid):
+def _sentry(w: Work, p, uid):
     """Rulebook: after +1 Card +1 Action, look at the top 2 cards; trash and/or discard any of
     them; put the rest back in any order."""
     seen = look_at_deck(w, p, 2)
@@ -328,7 +328,7 @@ def _sentry(w, p, uid):
 
 
 @continuation
-def _sentry_trash(w, chosen, p, seen):
+def _sentry_trash(w: Work, chosen, p, seen):
     trash(w, p, chosen, "looking")
     rest = remove(seen, chosen)
     ask_select(w, p, "Sentry: discard any of these cards", "Sentry", "discard", rest, 0,
@@ -336,7 +336,7 @@ def _sentry_trash(w, chosen, p, seen):
 
 
 @continuation
-def _sentry_discard(w, chosen, p, rest):
+def _sentry_discard(w: Work, chosen, p, rest):
     discard(w, p, chosen, "looking")
     ask_order(w, p, "Sentry: put these back onto your deck (first on top)", "Sentry",
               remove(rest, chosen), topdeck_chosen, p, "looking")
@@ -344,7 +344,7 @@ def _sentry_discard(w, chosen, p, rest):
 
 # --- Witch ------------------------------------------------------------------------------------
 
-def _witch(w, p, uid):
+def _witch(w: Work, p, uid):
     """Rulebook: Curses are given out in turn order, so when they run out the later players get
     none; with none left Witch still draws."""
     for victim in attacked(w, p):
@@ -353,7 +353,7 @@ def _witch(w, p, uid):
 
 # --- Artisan ----------------------------------------------------------------------------------
 
-def _artisan(w, p, uid):
+def _artisan(w: Work, p, uid):
     """Rulebook: gain a card costing up to $5 to your hand, then put a card from your hand
     (the gained one or another) onto your deck."""
     push(w, _artisan_topdeck, p)
@@ -361,21 +361,21 @@ def _artisan(w, p, uid):
 
 
 @continuation
-def _artisan_topdeck(w, p):
+def _artisan_topdeck(w: Work, p):
     ask_select(w, p, "Artisan: put a card from your hand onto your deck", "Artisan", "topdeck",
                distinct(w.players[p].hand), 1, 1, topdeck_chosen, p)
 
 
 # --- Chancellor (1st edition) -----------------------------------------------------------------
 
-def _chancellor(w, p, uid):
+def _chancellor(w: Work, p, uid):
     if w.players[p].deck:
         ask_yes_no(w, p, "Chancellor: put your deck into your discard pile?", "Chancellor",
                    "discard_deck", _chancellor_answer, p)
 
 
 @continuation
-def _chancellor_answer(w, yes, p):
+def _chancellor_answer(w: Work, yes, p):
     """Rulebook (1st ed.): you discard your deck "by flipping it into your Discard pile" and
     may not look through it, so the log names no card, only how many. Flipped over, the deck's
     bottom card ends face up on top of the discard pile."""
@@ -389,7 +389,7 @@ def _chancellor_answer(w, yes, p):
 
 # --- Feast (1st edition) ----------------------------------------------------------------------
 
-def _feast(w, p, uid):
+def _feast(w: Work, p, uid):
     """Rulebook (1st ed.): gaining does not depend on trashing; under Throne Room Feast is
     trashed once and gains twice."""
     trash_self(w, p, "Feast", uid)
@@ -398,16 +398,17 @@ def _feast(w, p, uid):
 
 # --- Spy (1st edition) ------------------------------------------------------------------------
 
-def _spy(w, p, uid):
+def _spy(w: Work, p, uid):
     """Rulebook (1st ed.): each player, you too, reveals the top card of their deck (you first,
     then the others in turn order; a player who revealed Moat is skipped); you choose for each
     whether it is discarded or put back."""
-    for target in reversed([p] + attacked(w, p)):
+    targets: list[int] = [p] + attacked(w, p)
+    for target in reversed(targets):
         push(w, _spy_reveal, target, p)
 
 
 @continuation
-def _spy_reveal(w, target, spy):
+def _spy_reveal(w: Work, target, spy):
     got = reveal_from_deck(w, target, 1)
     if got:
         whose = "your" if target == spy else f"{w.config.players[target]}'s"
@@ -417,7 +418,7 @@ def _spy_reveal(w, target, spy):
 
 
 @continuation
-def _spy_answer(w, yes, target, name):
+def _spy_answer(w: Work, yes, target, name):
     if yes:
         discard(w, target, (name,), "aside")
     else:
@@ -426,12 +427,12 @@ def _spy_answer(w, yes, target, name):
 
 # --- Thief (1st edition) ----------------------------------------------------------------------
 
-def _thief(w, p, uid):
+def _thief(w: Work, p, uid):
     _thief_next(w, p, tuple(attacked(w, p)), ())
 
 
 @continuation
-def _thief_next(w, thief, victims, trashed):
+def _thief_next(w: Work, thief, victims, trashed):
     """Rulebook (1st ed.): each other player in turn order reveals their top 2 cards; of the
     revealed Treasures the attacker chooses one they trash; they discard the rest. Then the
     attacker may gain any or all of the Treasures trashed this way (from the trash)."""
@@ -448,24 +449,25 @@ def _thief_next(w, thief, victims, trashed):
 
 
 @continuation
-def _thief_trash(w, chosen, thief, victim, revealed, victims, trashed):
+def _thief_trash(w: Work, chosen, thief, victim, revealed, victims, trashed):
     trash(w, victim, chosen, "aside")
     discard(w, victim, remove(revealed, chosen), "aside")
     _thief_next(w, thief, victims, trashed + chosen)
 
 
 @continuation
-def _thief_gain(w, chosen, thief):
+def _thief_gain(w: Work, chosen, thief):
     for name in chosen:
         gain_from_trash(w, thief, name)
 
 
 # --- Adventurer (1st edition) -----------------------------------------------------------------
 
-def _adventurer(w, p, uid):
+def _adventurer(w: Work, p, uid):
     """Rulebook (1st ed.): reveal until 2 Treasures; a shuffle on the way does not include the
     revealed cards; if the cards run out, you get the Treasures found."""
-    revealed = treasures = ()
+    revealed: tuple = ()
+    treasures: tuple = ()
     while len(treasures) < 2:
         got = reveal_from_deck(w, p, 1)
         if not got:

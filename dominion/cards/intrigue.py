@@ -14,7 +14,7 @@ clients answer with them.
 """
 from ..card import (ACTION_T, ATTACK_T, CARDS, INTRIGUE_1E, INTRIGUE_2E, REACTION_T, TREASURE_T,
                     VICTORY_T, Card, continuation, define)
-from ..engine import (ask_choose, ask_may, ask_order, ask_select, ask_yes_no, attacked, cost,
+from ..engine import (Work, ask_choose, ask_may, ask_order, ask_select, ask_yes_no, attacked, cost,
                       discard, draw, each_attacked, gain, gain_from_trash, gainable,
                       insert_into_deck, log, others, owner_changed, push, remove,
                       reveal_from_deck, still_in_play, to_hand, topdeck, trash,
@@ -32,11 +32,11 @@ AR = (ACTION_T, REACTION_T)
 # --- Shared steps ---------------------------------------------------------------------------
 
 @continuation
-def _discard_aside(w, p, cards):
+def _discard_aside(w: Work, p, cards):
     discard(w, p, cards, "aside")
 
 
-def _reveal_four_keep(w, p, card_name, keep):
+def _reveal_four_keep(w: Work, p, card_name, keep):
     """Patrol, Scout: reveal the top 4 cards, put those that ``keep`` accepts into the hand
     (all of them: the player cannot leave some on the deck), the rest back in any order."""
     revealed = reveal_from_deck(w, p, 4)
@@ -49,7 +49,7 @@ def _reveal_four_keep(w, p, card_name, keep):
 
 # --- Courtyard ------------------------------------------------------------------------------
 
-def _courtyard(w, p, uid):
+def _courtyard(w: Work, p, uid):
     """Rulebook: the card put on top does not have to be one of the 3 just drawn."""
     ask_select(w, p, "Courtyard: put a card from your hand onto your deck", "Courtyard",
                "topdeck", distinct(w.players[p].hand), 1, 1, topdeck_chosen, p, "hand")
@@ -61,13 +61,13 @@ LURKER_TRASH = "trash an Action card from the Supply"
 LURKER_GAIN = "gain an Action card from the trash"
 
 
-def _lurker(w, p, uid):
+def _lurker(w: Work, p, uid):
     ask_choose(w, p, "Lurker: choose one", "Lurker", "choose", (LURKER_TRASH, LURKER_GAIN), 1, 1,
                _lurker_choice, p)
 
 
 @continuation
-def _lurker_choice(w, chosen, p):
+def _lurker_choice(w: Work, chosen, p):
     """Rulebook: the card trashed or gained must be an Action card, maybe with other types
     (Nobles); a gained card goes to the discard pile."""
     if chosen[0] == LURKER_TRASH:
@@ -81,13 +81,13 @@ def _lurker_choice(w, chosen, p):
 
 
 @continuation
-def _lurker_trash(w, chosen, p):
+def _lurker_trash(w: Work, chosen, p):
     if chosen:
         trash_from_supply(w, p, chosen[0])
 
 
 @continuation
-def _lurker_gain(w, chosen, p):
+def _lurker_gain(w: Work, chosen, p):
     if chosen:
         gain_from_trash(w, p, chosen[0])
 
@@ -97,7 +97,7 @@ def _lurker_gain(w, chosen, p):
 PAWN_OPTIONS = ("+1 Card", "+1 Action", "+1 Buy", "+$1")
 
 
-def _pawn(w, p, uid):
+def _pawn(w: Work, p, uid):
     """Rulebook: both options are picked before either is done (one answer with two different
     options), so the drawn card cannot inform the second choice."""
     ask_choose(w, p, "Pawn: choose two different options", "Pawn", "choose", PAWN_OPTIONS, 2, 2,
@@ -105,7 +105,7 @@ def _pawn(w, p, uid):
 
 
 @continuation
-def _pawn_choice(w, chosen, p):
+def _pawn_choice(w: Work, chosen, p):
     if "+1 Card" in chosen:
         draw(w, p, 1)
     if "+1 Action" in chosen:
@@ -118,7 +118,7 @@ def _pawn_choice(w, chosen, p):
 
 # --- Masquerade -----------------------------------------------------------------------------
 
-def _masquerade(w, p, uid):
+def _masquerade(w: Work, p, uid):
     """Rulebook: all players choose a card to pass at the same time, then the cards move;
     players with no cards in hand are skipped (they neither pass nor receive). The choices are
     asked one player at a time in turn order, but nothing moves until everyone has chosen, so
@@ -132,7 +132,7 @@ def _masquerade(w, p, uid):
         _masquerade_ask(w, p, passers, ())
 
 
-def _masquerade_ask(w, p, passers, chosen):
+def _masquerade_ask(w: Work, p, passers, chosen):
     seat = passers[len(chosen)]
     receiver = passers[(len(chosen) + 1) % len(passers)]
     ask_select(w, seat, f"Masquerade: choose a card to pass to {w.config.players[receiver]}",
@@ -141,7 +141,7 @@ def _masquerade_ask(w, p, passers, chosen):
 
 
 @continuation
-def _masquerade_chosen(w, answer, p, passers, chosen):
+def _masquerade_chosen(w: Work, answer, p, passers, chosen):
     chosen += answer
     if len(chosen) < len(passers):
         _masquerade_ask(w, p, passers, chosen)
@@ -159,14 +159,14 @@ def _masquerade_chosen(w, answer, p, passers, chosen):
     _masquerade_offer_trash(w, p)
 
 
-def _masquerade_offer_trash(w, p):
+def _masquerade_offer_trash(w: Work, p):
     ask_select(w, p, "Masquerade: you may trash a card from your hand", "Masquerade", "trash",
                w.players[p].hand, 0, 1, trash_chosen, p)
 
 
 # --- Shanty Town ----------------------------------------------------------------------------
 
-def _shanty_town(w, p, uid):
+def _shanty_town(w: Work, p, uid):
     """Rulebook: reveal the hand; with no Action card in it (Action-Victory cards count), draw 2
     (both, even if the first drawn is an Action)."""
     reveal_hand(w, p)
@@ -179,13 +179,13 @@ def _shanty_town(w, p, uid):
 STEWARD_CARDS, STEWARD_COINS, STEWARD_TRASH = "+2 Cards", "+$2", "trash 2 cards"
 
 
-def _steward(w, p, uid):
+def _steward(w: Work, p, uid):
     ask_choose(w, p, "Steward: choose one", "Steward", "choose",
                (STEWARD_CARDS, STEWARD_COINS, STEWARD_TRASH), 1, 1, _steward_choice, p)
 
 
 @continuation
-def _steward_choice(w, chosen, p):
+def _steward_choice(w: Work, chosen, p):
     """Rulebook: trashing 2 with one card in hand trashes that card; with 2 or more, exactly 2."""
     if chosen[0] == STEWARD_CARDS:
         draw(w, p, 2)
@@ -198,12 +198,12 @@ def _steward_choice(w, chosen, p):
 
 # --- Swindler -------------------------------------------------------------------------------
 
-def _swindler(w, p, uid):
+def _swindler(w: Work, p, uid):
     each_attacked(w, p, _swindler_victim, p)
 
 
 @continuation
-def _swindler_victim(w, victim, attacker):
+def _swindler_victim(w: Work, victim, attacker):
     """Rulebook: in turn order, each victim trashes their top card (shuffling if needed; with no
     card, nothing happens) and gains a card of the same cost (after Bridge) that the attacker
     chooses from the Supply, maybe a Curse for a Copper or another copy of the same card; with
@@ -219,7 +219,7 @@ def _swindler_victim(w, victim, attacker):
 
 # --- Wishing Well ---------------------------------------------------------------------------
 
-def _wishing_well(w, p, uid):
+def _wishing_well(w: Work, p, uid):
     """Rulebook: name a card (a name, not a type). Every card of the game has a Supply pile, so
     the names offered are the Supply piles' (one SELECT among ``pile_names``)."""
     ask_select(w, p, "Wishing Well: name a card", "Wishing Well", "name", w.pile_names, 1, 1,
@@ -227,7 +227,7 @@ def _wishing_well(w, p, uid):
 
 
 @continuation
-def _wishing_well_named(w, named, p):
+def _wishing_well_named(w: Work, named, p):
     log(w, "name", p, named)
     top = reveal_from_deck(w, p, 1)
     if not top:
@@ -240,7 +240,7 @@ def _wishing_well_named(w, named, p):
 
 # --- Baron ----------------------------------------------------------------------------------
 
-def _baron(w, p, uid):
+def _baron(w: Work, p, uid):
     """Rulebook: discarding an Estate is never forced, but without it you must gain an Estate
     (if any are left)."""
     ask_may(w, p, "Estate" in w.players[p].hand,
@@ -249,7 +249,7 @@ def _baron(w, p, uid):
 
 
 @continuation
-def _baron_answer(w, yes, p):
+def _baron_answer(w: Work, yes, p):
     if yes:
         discard(w, p, ("Estate",))
         w.coins += 4
@@ -259,7 +259,7 @@ def _baron_answer(w, yes, p):
 
 # --- Bridge ---------------------------------------------------------------------------------
 
-def _bridge(w, p, uid):
+def _bridge(w: Work, p, uid):
     """Rulebook: every card everywhere costs $1 less this turn, cumulatively, never below $0
     (`cost` applies it)."""
     w.cost_reduction += 1
@@ -267,7 +267,7 @@ def _bridge(w, p, uid):
 
 # --- Conspirator ----------------------------------------------------------------------------
 
-def _conspirator(w, p, uid):
+def _conspirator(w: Work, p, uid):
     """Rulebook: counts Actions played this turn, including this one and every play through
     Throne Room (Throne Room on Conspirator first thing: the second play is the third Action);
     decided when played, never re-evaluated."""
@@ -278,18 +278,18 @@ def _conspirator(w, p, uid):
 
 # --- Diplomat -------------------------------------------------------------------------------
 
-def _diplomat(w, p, uid):
+def _diplomat(w: Work, p, uid):
     """Rulebook: count the hand after drawing 2; with 5 cards or fewer, +2 Actions."""
     if len(w.players[p].hand) <= 5:
         w.actions += 2
 
 
-def _diplomat_can_react(w, p):
+def _diplomat_can_react(w: Work, p):
     """Rulebook: only from a hand of at least 5 cards (again, if still 5 or more after one)."""
     return len(w.players[p].hand) >= 5
 
 
-def _diplomat_react(w, p, attacker):
+def _diplomat_react(w: Work, p, attacker):
     """Draw 2, then discard 3 (the Diplomat may be one of them)."""
     draw(w, p, 2)
     ask_select(w, p, "Diplomat: discard 3 cards", "Diplomat", "discard", w.players[p].hand, 3, 3,
@@ -298,13 +298,13 @@ def _diplomat_react(w, p, attacker):
 
 # --- Ironworks ------------------------------------------------------------------------------
 
-def _ironworks(w, p, uid):
+def _ironworks(w: Work, p, uid):
     ask_select(w, p, "Ironworks: gain a card costing up to $4", "Ironworks", "gain",
                gainable(w, 4), 1, 1, _ironworks_gain, p)
 
 
 @continuation
-def _ironworks_gain(w, chosen, p):
+def _ironworks_gain(w: Work, chosen, p):
     """Rulebook: a bonus per type of the gained card, both for a card with two types (Mill:
     +1 Card and +1 Action); nothing when no card was gained."""
     if not chosen or not gain(w, p, chosen[0]):
@@ -320,7 +320,7 @@ def _ironworks_gain(w, chosen, p):
 
 # --- Mill -----------------------------------------------------------------------------------
 
-def _mill(w, p, uid):
+def _mill(w: Work, p, uid):
     """Rulebook: you may choose to discard 2 with only one card in hand, but get +$2 only if
     you discarded 2."""
     if w.players[p].hand:
@@ -328,14 +328,14 @@ def _mill(w, p, uid):
 
 
 @continuation
-def _mill_answer(w, yes, p):
+def _mill_answer(w: Work, yes, p):
     if yes:
         ask_select(w, p, "Mill: discard 2 cards", "Mill", "discard", w.players[p].hand, 2, 2,
                    _mill_discard, p)
 
 
 @continuation
-def _mill_discard(w, chosen, p):
+def _mill_discard(w: Work, chosen, p):
     discard(w, p, chosen)
     if len(chosen) == 2:
         w.coins += 2
@@ -343,7 +343,7 @@ def _mill_discard(w, chosen, p):
 
 # --- Mining Village -------------------------------------------------------------------------
 
-def _mining_village(w, p, uid):
+def _mining_village(w: Work, p, uid):
     """Rulebook: decide right then whether to trash it for +$2; under Throne Room it can be
     trashed only once (the second play finds it gone and does not ask)."""
     if still_in_play(w, p, "Mining Village", uid):
@@ -352,14 +352,14 @@ def _mining_village(w, p, uid):
 
 
 @continuation
-def _mining_village_answer(w, yes, p, uid):
+def _mining_village_answer(w: Work, yes, p, uid):
     if yes and trash_self(w, p, "Mining Village", uid):
         w.coins += 2
 
 
 # --- Secret Passage -------------------------------------------------------------------------
 
-def _secret_passage(w, p, uid):
+def _secret_passage(w: Work, p, uid):
     """Rulebook: any card from the hand (drawn now or not) goes anywhere in the deck: on top, at
     the bottom or in between; into an empty deck it becomes the only card. The position is a
     CHOOSE among "0" .. str(deck size): how many cards end up above it ("0" = on top)."""
@@ -369,7 +369,7 @@ def _secret_passage(w, p, uid):
 
 
 @continuation
-def _secret_passage_card(w, chosen, p):
+def _secret_passage_card(w: Work, chosen, p):
     if not chosen:
         return
     size = len(w.players[p].deck)
@@ -380,7 +380,7 @@ def _secret_passage_card(w, chosen, p):
 
 
 @continuation
-def _secret_passage_insert(w, position, p, name):
+def _secret_passage_insert(w: Work, position, p, name):
     insert_into_deck(w, p, name, int(position[0]))
 
 
@@ -389,13 +389,13 @@ def _secret_passage_insert(w, position, p, name):
 COURTIER_OPTIONS = ("+1 Action", "+1 Buy", "+$3", "gain a Gold")
 
 
-def _courtier(w, p, uid):
+def _courtier(w: Work, p, uid):
     ask_select(w, p, "Courtier: reveal a card from your hand", "Courtier", "reveal",
                distinct(w.players[p].hand), 1, 1, _courtier_reveal, p)
 
 
 @continuation
-def _courtier_reveal(w, chosen, p):
+def _courtier_reveal(w: Work, chosen, p):
     """Rulebook: count the revealed card's types (Action, Attack, Curse, Reaction, Treasure,
     Victory), then choose that many different options; a gained Gold goes to the discard pile."""
     if not chosen:
@@ -408,7 +408,7 @@ def _courtier_reveal(w, chosen, p):
 
 
 @continuation
-def _courtier_choice(w, chosen, p):
+def _courtier_choice(w: Work, chosen, p):
     if "+1 Action" in chosen:
         w.actions += 1
     if "+1 Buy" in chosen:
@@ -430,7 +430,7 @@ def _duke_vp(counts):
 MINION_COINS, MINION_CARDS = "+$2", "discard your hand, +4 Cards"
 
 
-def _minion(w, p, uid):
+def _minion(w: Work, p, uid):
     """Rulebook: Reactions (Moat, Diplomat) come before the choice: the engine resolves them
     before the effect runs."""
     ask_choose(w, p, "Minion: choose one", "Minion", "choose", (MINION_COINS, MINION_CARDS), 1, 1,
@@ -438,7 +438,7 @@ def _minion(w, p, uid):
 
 
 @continuation
-def _minion_choice(w, chosen, p):
+def _minion_choice(w: Work, chosen, p):
     """Each other player with at least 5 cards in hand discards it and draws 4; one who
     revealed Moat neither discards nor draws."""
     if chosen[0] == MINION_COINS:
@@ -457,20 +457,20 @@ def _discard_hand_draw_4(w, p):
 
 # --- Patrol ---------------------------------------------------------------------------------
 
-def _patrol(w, p, uid):
+def _patrol(w: Work, p, uid):
     """Rulebook: after drawing 3, reveal 4; every Victory card and Curse goes to the hand."""
     _reveal_four_keep(w, p, "Patrol", lambda c: c.is_victory or c.is_curse)
 
 
 # --- Replace --------------------------------------------------------------------------------
 
-def _replace(w, p, uid):
+def _replace(w: Work, p, uid):
     ask_select(w, p, "Replace: trash a card from your hand", "Replace", "trash",
                distinct(w.players[p].hand), 1, 1, _replace_trash, p)
 
 
 @continuation
-def _replace_trash(w, chosen, p):
+def _replace_trash(w: Work, chosen, p):
     if not chosen:
         return
     trash(w, p, chosen)
@@ -480,7 +480,7 @@ def _replace_trash(w, chosen, p):
 
 
 @continuation
-def _replace_gain(w, chosen, p):
+def _replace_gain(w: Work, chosen, p):
     """Rulebook: an Action or Treasure goes onto the deck; a Victory card makes each other
     player (not those who revealed Moat) gain a Curse; Harem, Mill and Nobles do both."""
     if not chosen:
@@ -498,12 +498,12 @@ def _replace_gain(w, chosen, p):
 TORTURER_DISCARD, TORTURER_CURSE = "discard 2 cards", "gain a Curse to your hand"
 
 
-def _torturer(w, p, uid):
+def _torturer(w: Work, p, uid):
     each_attacked(w, p, _torturer_victim)
 
 
 @continuation
-def _torturer_victim(w, victim):
+def _torturer_victim(w: Work, victim):
     """Rulebook: in turn order, each victim chooses and suffers before the next chooses; either
     option may be chosen even if it cannot be done (no Curses left, fewer than 2 cards)."""
     ask_choose(w, victim, "Torturer: discard 2 cards, or gain a Curse to your hand", "Torturer",
@@ -511,7 +511,7 @@ def _torturer_victim(w, victim):
 
 
 @continuation
-def _torturer_choice(w, chosen, victim):
+def _torturer_choice(w: Work, chosen, victim):
     if chosen[0] == TORTURER_CURSE:
         gain(w, victim, "Curse", "hand")
     else:
@@ -521,13 +521,13 @@ def _torturer_choice(w, chosen, victim):
 
 # --- Trading Post ---------------------------------------------------------------------------
 
-def _trading_post(w, p, uid):
+def _trading_post(w: Work, p, uid):
     ask_select(w, p, "Trading Post: trash 2 cards from your hand", "Trading Post", "trash",
                w.players[p].hand, 2, 2, _trading_post_trash, p)
 
 
 @continuation
-def _trading_post_trash(w, chosen, p):
+def _trading_post_trash(w: Work, chosen, p):
     """Rulebook: with one card in hand, trash it and gain nothing; with 2 or more, trash exactly
     2 and gain a Silver to the hand (if any are left)."""
     trash(w, p, chosen)
@@ -537,13 +537,13 @@ def _trading_post_trash(w, chosen, p):
 
 # --- Upgrade --------------------------------------------------------------------------------
 
-def _upgrade(w, p, uid):
+def _upgrade(w: Work, p, uid):
     ask_select(w, p, "Upgrade: trash a card from your hand", "Upgrade", "trash",
                distinct(w.players[p].hand), 1, 1, _upgrade_trash, p)
 
 
 @continuation
-def _upgrade_trash(w, chosen, p):
+def _upgrade_trash(w: Work, chosen, p):
     """Rulebook: gain a card costing exactly $1 more (both costs after Bridge, so with Bridge a
     Copper, still $0, becomes a $1 card); with none at that cost, gain nothing."""
     if not chosen:
@@ -559,13 +559,13 @@ def _upgrade_trash(w, chosen, p):
 NOBLES_CARDS, NOBLES_ACTIONS = "+3 Cards", "+2 Actions"
 
 
-def _nobles(w, p, uid):
+def _nobles(w: Work, p, uid):
     ask_choose(w, p, "Nobles: choose one", "Nobles", "choose", (NOBLES_CARDS, NOBLES_ACTIONS),
                1, 1, _nobles_choice, p)
 
 
 @continuation
-def _nobles_choice(w, chosen, p):
+def _nobles_choice(w: Work, chosen, p):
     if chosen[0] == NOBLES_CARDS:
         draw(w, p, 3)
     else:
@@ -574,18 +574,18 @@ def _nobles_choice(w, chosen, p):
 
 # --- Secret Chamber (1st edition) -----------------------------------------------------------
 
-def _secret_chamber(w, p, uid):
+def _secret_chamber(w: Work, p, uid):
     ask_select(w, p, "Secret Chamber: discard any number of cards for +$1 each",
                "Secret Chamber", "discard", w.players[p].hand, 0, 99, _secret_chamber_discard, p)
 
 
 @continuation
-def _secret_chamber_discard(w, chosen, p):
+def _secret_chamber_discard(w: Work, chosen, p):
     discard(w, p, chosen)
     w.coins += len(chosen)
 
 
-def _secret_chamber_react(w, p, attacker):
+def _secret_chamber_react(w: Work, p, attacker):
     """Rulebook (1st ed.): draw 2, then put any 2 cards from the hand (the Secret Chamber too)
     on the deck in any order; allowed even against an Attack that would not affect you."""
     draw(w, p, 2)
@@ -594,21 +594,21 @@ def _secret_chamber_react(w, p, attacker):
 
 
 @continuation
-def _secret_chamber_put_back(w, chosen, p):
+def _secret_chamber_put_back(w: Work, chosen, p):
     ask_order(w, p, "Secret Chamber: order the cards you put back", "Secret Chamber", chosen,
               topdeck_chosen, p, "hand")
 
 
 # --- Coppersmith (1st edition) --------------------------------------------------------------
 
-def _coppersmith(w, p, uid):
+def _coppersmith(w: Work, p, uid):
     """Rulebook (1st ed.): cumulative; Throne Room on it makes each Copper worth $3."""
     w.copper_bonus += 1
 
 
 # --- Scout (1st edition) --------------------------------------------------------------------
 
-def _scout(w, p, uid):
+def _scout(w: Work, p, uid):
     """Rulebook (1st ed.): Action-Victory cards are Victory cards, Curses are not; take all the
     Victory cards; the order of the rest is not revealed."""
     _reveal_four_keep(w, p, "Scout", lambda c: c.is_victory)
@@ -616,16 +616,16 @@ def _scout(w, p, uid):
 
 # --- Saboteur (1st edition) -----------------------------------------------------------------
 
-def _saboteur(w, p, uid):
+def _saboteur(w: Work, p, uid):
     each_attacked(w, p, _saboteur_victim)
 
 
 @continuation
-def _saboteur_victim(w, victim):
+def _saboteur_victim(w: Work, victim):
     """Rulebook (1st ed.): reveal until a card costing $3 or more (after Bridge); a shuffle to
     continue does not include the revealed cards; with none found, discard all revealed. Else
     trash it, may gain a card costing at most $2 less, then discard the other revealed cards."""
-    revealed = ()
+    revealed: tuple = ()
     while True:
         got = reveal_from_deck(w, victim, 1)
         if not got:
@@ -645,7 +645,7 @@ def _saboteur_victim(w, victim):
 
 # --- Tribute (1st edition) ------------------------------------------------------------------
 
-def _tribute(w, p, uid):
+def _tribute(w: Work, p, uid):
     """Rulebook (1st ed.): the player to the left reveals (shuffling if needed, as many as they
     can up to 2) and discards the top 2 cards. Each differently named card gives a bonus per
     type (Action +2 Actions, Treasure +$2, Victory +2 Cards); a Curse gives nothing."""
