@@ -27,9 +27,9 @@ import dominion.bots
 from dominion_proto import dominion_pb2 as pb
 from dominion_proto import dominion_pb2_grpc as pb_grpc
 
-from .convert import (AnswerShapeError, answer_from_pb, answer_to_pb, config_to_pb,
-                      decision_to_pb, events_to_bytes, public_decision_to_pb,
-                      view_to_pb)
+from .convert import (TAG_1, TAG_2, TAG_3, TAG_4, TAG_6, AnswerShapeError, answer_from_pb,
+                      answer_to_pb, config_to_pb, decision_to_bytes, events_to_bytes, field,
+                      public_decision_to_bytes, varint, view_to_bytes, view_to_pb)
 from .storage import BrokenGame, FinishedGame, SeatRecord, Storage, StoredGame
 
 log = logging.getLogger("dominion_service")
@@ -652,15 +652,14 @@ class DominionService(pb_grpc.DominionServiceServicer):
                     return
                 if seat is not None and decision.player == seat and number != sent_decision:
                     sent_decision = number
-                    wire = decision_to_pb(decision, number)
-                    update.decision.decision.CopyFrom(wire)
-                    update.decision.view.CopyFrom(view_to_pb(game.id, state, seat,
-                                                             game.bot_names, None, wire))
+                    wire = decision_to_bytes(decision, number)
+                    update.MergeFromString(field(TAG_2, field(TAG_1, wire) + field(
+                        TAG_2, view_to_bytes(game.id, state, seat, game.bot_names, wire))))
                 waiting = dominion.public_decision(decision, names,
                                                    len(state.players[decision.player].hand))
                 if waiting != sent_waiting:
                     sent_waiting = waiting
-                    update.waiting.CopyFrom(public_decision_to_pb(waiting))
+                    update.MergeFromString(field(TAG_4, public_decision_to_bytes(waiting)))
                 if play is not None:
                     play.outcome(update)
                 if update.ListFields():
@@ -744,8 +743,9 @@ class DominionService(pb_grpc.DominionServiceServicer):
                     await context.abort(*stream.fatal)
                 if self.stopping.is_set():
                     await context.abort(grpc.StatusCode.UNAVAILABLE, _STOPPING)
-                response = pb.PlaySeatsResponse(updates=stream.extra)
-                out = response.updates
+                # The response is built serialized (`_seat_updates`); the handler's serializer
+                # passes bytes through (`service_handler`).
+                out = [field(TAG_1, u.SerializeToString()) for u in stream.extra]
                 stream.extra = []
                 dirty, stream.dirty = stream.dirty, {}
                 closing = stream.finished and not stream.busy
@@ -755,7 +755,7 @@ class DominionService(pb_grpc.DominionServiceServicer):
                         del seats[sp.ref]
                         sp.game.watchers.discard(sp)
                 if out:
-                    yield response
+                    yield b"".join(out)
                 if closing and not stream.extra:
                     if not any(sp.outcomes for sp in seats.values()):
                         return
@@ -997,85 +997,84 @@ class _SeatPlay:
         self.set()
 
 
-def _put_outcome(sp: _SeatPlay, update):
-    """Put the seat's oldest outcome not sent yet into ``update`` (a SeatUpdate)."""
-    if sp.outcomes:
-        sequence, error = sp.outcomes.pop(0)
-        if error is None:
-            update.accepted = sequence
-        else:
-            refused = update.refused
-            refused.sequence = sequence
-            refused.code = error.code.value[0]
-            refused.message = error.message
-    return update
+def _outcome_bytes(outcome: tuple) -> bytes:
+    """An answer's outcome, (sequence, None) or (sequence, ServiceError), as SeatUpdate's
+    `accepted` or `refused` field, serialized."""
+    sequence, error = outcome
+    if error is None:
+        return b"\x28" + varint(sequence)   # field 5, a varint
+    return field(TAG_6, pb.Refusal(sequence=sequence, code=error.code.value[0],
+                                   message=error.message).SerializeToString())
 
 
-def _seat_updates(sp: _SeatPlay, out, flush: bool = False) -> bool:
-    """Add to ``out`` (PlaySeatsResponse.updates) what a PlaySeats seat has new, as Play's
-    `_follow` sends it; True when the seat's last update (the game's end) is among them.
-    ``flush``: send held outcomes even when batched (the client closed its side)."""
+def _seat_updates(sp: _SeatPlay, out: list, flush: bool = False) -> bool:
+    """Add to ``out`` what a PlaySeats seat has new, as Play's `_follow` sends it: serialized
+    SeatUpdates, each as an `updates` entry (field 1) of PlaySeatsResponse, so that the
+    response is their concatenation. True when the seat's last update (the game's end) is
+    among them. ``flush``: send held outcomes even when batched (the client closed its side).
+    An update holds the new events, then the decision with the view, `waiting` and the oldest
+    outcome not sent; each further outcome comes in an update of its own."""
     game = sp.game
     state = game.state
     seat = sp.seat
     decision = dominion.pending(state)
     number = dominion.decision_number(state)
+    outcomes = sp.outcomes
     if sp.batched and not flush and decision is not None:
-        if not (any(error is not None for _, error in sp.outcomes) or
-                (decision.player == seat and number != sp.sent_decision)):
+        if not ((decision.player == seat and number != sp.sent_decision) or
+                any(error is not None for _, error in outcomes)):
             return False
-    ref = sp.ref
+    ref = b"\x38" + varint(sp.ref)   # SeatUpdate.ref (field 7), ending each update
     events = state.log
     names = state.config.players
     cursor = sp.cursor
     while len(events) - cursor > _EVENT_BATCH:
-        out.add(ref=ref).MergeFromString(events_to_bytes(
-            events, cursor, cursor + _EVENT_BATCH, seat, names, game.wire_events))
+        out.append(field(TAG_1, events_to_bytes(events, cursor, cursor + _EVENT_BATCH, seat,
+                                                names, game.wire_events) + ref))
         cursor += _EVENT_BATCH
-    at = len(out)
-    update = out.add()
+    parts = []
     if cursor < len(events):
-        update.MergeFromString(events_to_bytes(events, cursor, len(events), seat, names,
-                                               game.wire_events))
+        parts.append(events_to_bytes(events, cursor, len(events), seat, names,
+                                     game.wire_events))
     sp.cursor = len(events)
     if decision is None:
-        if sp.outcomes:
-            _put_outcome(sp, update)
-        while sp.outcomes:
-            _put_outcome(sp, out.add(ref=ref))
-        if sp.busy:   # answers still being applied: the end comes after their outcomes
-            _drop_if_empty(out, at, ref)
-            return False
-        final = update if len(out) == at + 1 else out.add()   # the seat's last update
-        final.ref = ref
-        final.game_over.scores.extend(dominion.score(state))
-        final.game_over.winners.extend(dominion.winners(state))
-        _drop_if_empty(out, at, ref)
+        if outcomes:
+            parts.append(_outcome_bytes(outcomes.pop(0)))
+        more = [field(TAG_1, _outcome_bytes(o) + ref) for o in outcomes]
+        outcomes.clear()
+        if sp.busy or more:
+            if parts:
+                out.append(field(TAG_1, b"".join(parts) + ref))
+            out.extend(more)
+            if sp.busy:   # answers still being applied: the end comes after their outcomes
+                return False
+            parts = []
+        parts.append(field(TAG_3, pb.GameOver(scores=dominion.score(state),
+                                              winners=dominion.winners(state))
+                                 .SerializeToString()))
+        out.append(field(TAG_1, b"".join(parts) + ref))
         return True
     if decision.player == seat and number != sp.sent_decision:
         sp.sent_decision = number
-        wire = decision_to_pb(decision, number)
-        mine = update.decision
-        mine.decision.CopyFrom(wire)
-        mine.view.CopyFrom(view_to_pb(game.id, state, seat, game.bot_names, None, wire))
-    waiting = dominion.public_decision(decision, names, len(state.players[decision.player].hand))
+        wire = decision_to_bytes(decision, number)
+        view = dominion.view(state, seat)
+        parts.append(field(TAG_2, field(TAG_1, wire) + field(TAG_2, view_to_bytes(
+            game.id, state, seat, game.bot_names, wire, view))))
+        waiting = view.waiting
+    else:
+        waiting = dominion.public_decision(decision, names,
+                                           len(state.players[decision.player].hand))
     if waiting != sp.sent_waiting:
         sp.sent_waiting = waiting
-        update.waiting.CopyFrom(public_decision_to_pb(waiting))
-    _put_outcome(sp, update)
-    _drop_if_empty(out, at, ref)
-    while sp.outcomes:
-        _put_outcome(sp, out.add(ref=ref))
+        parts.append(field(TAG_4, public_decision_to_bytes(waiting)))
+    if outcomes:
+        parts.append(_outcome_bytes(outcomes.pop(0)))
+    if parts:
+        out.append(field(TAG_1, b"".join(parts) + ref))
+    if outcomes:
+        out.extend(field(TAG_1, _outcome_bytes(o) + ref) for o in outcomes)
+        outcomes.clear()
     return False
-
-
-def _drop_if_empty(out, at: int, ref: int) -> None:
-    """Tag ``out[at]`` with ``ref``, or take it out when it says nothing."""
-    update = out[at]
-    if update.ListFields():
-        update.ref = ref
-    else:
-        del out[at]
 
 
 def _play_start(request) -> pb.PlayStart:
@@ -1296,9 +1295,19 @@ def service_handler(service: DominionService) -> grpc.GenericRpcHandler:
             make = grpc.unary_stream_rpc_method_handler if m.server_streaming else \
                 grpc.unary_unary_rpc_method_handler
             method = _refusing_undecodable(method, m.server_streaming)
+        serialize = response_class.SerializeToString
+        if m.name == "PlaySeats":   # its responses are built serialized
+            serialize = _passing_bytes(serialize)
         handlers[m.name] = make(method, request_deserializer=_lenient(request_class),
-                                response_serializer=response_class.SerializeToString)
+                                response_serializer=serialize)
     return grpc.method_handlers_generic_handler(descriptor.full_name, handlers)
+
+
+def _passing_bytes(serialize):
+    """A response serializer that sends bytes as they are (a response built serialized)."""
+    def serializer(response) -> bytes:
+        return response if response.__class__ is bytes else serialize(response)
+    return serializer
 
 
 REFLECTION_V1 = "grpc.reflection.v1.ServerReflection"
