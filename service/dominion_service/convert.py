@@ -139,8 +139,8 @@ def answer_from_pb(decision: dominion.Decision, answer: pb.Answer):
         raise AnswerShapeError(f"the answer carries no value; this {decision.kind} decision "
                                f"takes Answer.{expected}")
     if field != expected:
-        raise AnswerShapeError(f"this is a {decision.kind} decision: answer with Answer.{expected}, "
-                               f"not Answer.{field}")
+        raise AnswerShapeError(f"this is a {decision.kind} decision: answer with "
+                               f"Answer.{expected}, not Answer.{field}")
     if field == "move":
         verb = verb_from_pb(answer.move.verb)
         return dominion.Move(verb, answer.move.card or None)
@@ -206,8 +206,8 @@ def _event_bytes(event: dominion.Event, index: int, whole: bool, viewer: Optiona
                  names: tuple, cache: dict) -> bytes:
     """One event as field 1 of a PlayResponse: its index, then the rest of the Event message,
     which is kept in ``cache`` by the event's content and whether it is seen whole."""
-    try:
-        content = (whole, event)
+    try:   # an event hidden from the viewer is alike to others of its size
+        content = (True, event) if whole else (False, dominion.visible_event(event, viewer))
         rest = cache.get(content)
     except TypeError:   # an event detail that cannot be a key: converted each time
         content, rest = None, None

@@ -544,11 +544,13 @@ class DominionService(pb_grpc.DominionServiceServicer):
             raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT,
                                "Answer.sequence is required: the Decision.sequence you answer")
         # Shielded: a caller hanging up mid-way must not leave a stored answer unapplied.
-        return await asyncio.shield(self._answer(game, seat, answer))
+        sequence, over = await asyncio.shield(self._answer(game, seat, answer))
+        return pb.SubmitAnswerResponse(sequence=sequence, game_over=over)
 
     async def _answer(self, game: Game, seat: int, answer: pb.Answer,
-                      applied=None) -> pb.SubmitAnswerResponse:
-        """Apply ``answer`` for ``seat``, or raise ServiceError changing nothing.
+                      applied=None) -> tuple:
+        """Apply ``answer`` for ``seat``, or raise ServiceError changing nothing; returns the
+        game's pending decision number and whether it is over, after the server's bots.
         ``applied()`` is called as soon as the answer is stored and current, before the
         server's bots answer after it (Play sends the outcome with the events it caused)."""
         async with game.lock:
@@ -579,10 +581,10 @@ class DominionService(pb_grpc.DominionServiceServicer):
             await self._commit(game, new, seat)
             if applied is not None:
                 applied()
-            await self._play_bots(game)
+            if game.bots:
+                await self._play_bots(game)
             state = game.state
-        return pb.SubmitAnswerResponse(sequence=dominion.decision_number(state),
-                                       game_over=dominion.is_over(state))
+        return dominion.decision_number(state), dominion.is_over(state)
 
     async def StreamEvents(self, request, context):
         try:

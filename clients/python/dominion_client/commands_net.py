@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import signal
 import sys
 
@@ -97,6 +98,17 @@ def check_port(value: int, option: str) -> int:
     return value
 
 
+def tune_gc() -> None:
+    """For a long-running server: what is loaded at the start (modules, cards, the games
+    resumed) is never collected (`gc.freeze`), and the collector runs after 20,000 new objects
+    instead of 700. Each decision makes a few hundred short-lived objects (states, views,
+    messages), nearly all freed by reference counting; with the default threshold the
+    collector ran several times a second, scanning the games held in memory, and took about
+    a twentieth of the server's time."""
+    gc.freeze()
+    gc.set_threshold(20_000, 10, 10)
+
+
 def run_serve(args) -> int:
     from dominion_service import ServiceOptions, start_server
     from dominion_service.storage import StorageError, open_storage
@@ -112,6 +124,7 @@ def run_serve(args) -> int:
         except OSError as e:
             storage.close()
             raise ServeError(str(e)) from None
+        tune_gc()
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):  # before saying it listens: a stop then
