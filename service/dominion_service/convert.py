@@ -62,12 +62,21 @@ def _cached(cache: dict, key, make):
     return value
 
 
-_SMALL = [bytes((n,)) for n in range(128)]
+def _varint(n: int) -> bytes:
+    out = bytearray()
+    while n > 127:
+        out.append((n & 127) | 128)
+        n >>= 7
+    out.append(n)
+    return bytes(out)
+
+
+_SMALL = [_varint(n) for n in range(1 << 14)]   # the one- and two-byte varints
 
 
 def varint(n: int) -> bytes:
     """``n`` (>= 0) as a protobuf varint."""
-    if n < 128:
+    if n < 16384:
         return _SMALL[n]
     out = bytearray()
     while n > 127:
@@ -81,7 +90,7 @@ def field(tag: bytes, body: bytes) -> bytes:
     """A length-delimited field: its ``tag`` (field number and wire type 2, encoded), the
     length of ``body``, and ``body`` (a serialized message, or a string's UTF-8)."""
     n = len(body)
-    return tag + (_SMALL[n] if n < 128 else varint(n)) + body
+    return tag + (_SMALL[n] if n < 16384 else varint(n)) + body
 
 
 # Tags of the length-delimited fields joined here: (field number << 3) | 2, as varints.
