@@ -105,9 +105,9 @@ def check_port(value: int, option: str) -> int:
 
 
 def tune_gc() -> None:
-    """For a long-running server: what is loaded at the start (modules, cards, the games
-    resumed) is never collected (`gc.freeze`), and the collector runs after 20,000 new objects
-    instead of 700. Each decision makes a few hundred short-lived objects (states, views,
+    """For a long-running server: what is loaded before it serves (modules, cards, tables) is
+    left out of the collector's scans (`gc.freeze`), and the collector runs after 20,000 new
+    objects instead of 700. Each decision makes a few hundred short-lived objects (states, views,
     messages), nearly all freed by reference counting; with the default threshold the
     collector ran several times a second, scanning the games held in memory, and took about
     a twentieth of the server's time."""
@@ -120,6 +120,7 @@ def run_serve(args) -> int:
     from dominion_service.storage import StorageError, open_storage
 
     async def serve() -> None:
+        tune_gc()
         storage = open_storage(args.db)
         try:
             running = await start_server(storage, args.host, args.port, ServiceOptions(
@@ -130,7 +131,6 @@ def run_serve(args) -> int:
         except OSError as e:
             storage.close()
             raise ServeError(str(e)) from None
-        tune_gc()
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):  # before saying it listens: a stop then
