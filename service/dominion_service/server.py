@@ -90,6 +90,18 @@ def bot_seed(seed: int, seat: int) -> int:
     return int.from_bytes(digest[:8], "little")
 
 
+class GameLock(asyncio.Lock):
+    """A game's `asyncio.Lock`, which can also be taken without waiting (`try_acquire`)."""
+
+    def try_acquire(self) -> bool:
+        """Take the lock when it is free and nobody waits for it (what `acquire` would take at
+        once), and return True; else False, changing nothing."""
+        if self._locked or self._waiters:   # asyncio.Lock's state (its waiters: None or a deque)
+            return False
+        self._locked = True
+        return True
+
+
 class Game:
     """A game being served: its current state, seats, bots, lock, and change signal."""
 
@@ -103,7 +115,7 @@ class Game:
         self.bots = {seat: dominion.bots.make_bot(s.bot, bot_seed(state.config.seed, seat))
                      for seat, s in enumerate(seats) if s.bot}
         self.created = created
-        self.lock = asyncio.Lock()
+        self.lock = GameLock()
         self.watchers: set = set()   # one asyncio.Event per stream following the game
         self.bot_retry = 0.0   # seconds before the bots try again after a storage failure
         self.wire_events: dict = {}   # serialized events (`convert.events_to_bytes`)
@@ -266,46 +278,55 @@ class DominionService(pb_grpc.DominionServiceServicer):
         """Store the answer that led to ``state`` (durably), then make ``state`` current. When
         it cannot be stored, nothing changes: the game stays where it was, and the caller
         learns that the answer was not applied (UNAVAILABLE: retry it)."""
-        number = dominion.decision_number(state) - 1
         try:
-            await self._write((game.id, number, seat, state.answers[number][1],
-                               dominion.is_over(state), state.turn))
-        except Exception:
-            log.exception("game %s: answer %d could not be stored; not applied", game.id,
-                          number)
-            raise ServiceError(grpc.StatusCode.UNAVAILABLE,
-                               f"answer {number} could not be stored, so it was not applied; "
-                               "send it again") from None
+            (error,) = await self._write_rows([_answer_row(game, state, seat)])
+        except Exception as e:  # a fault of the write itself: not stored either
+            error = e
+        if error is not None:
+            raise self._not_stored(game, state, error)
+        self._publish(game, state)
+
+    def _publish(self, game: Game, state: dominion.State) -> None:
+        """Make ``state``, whose answer is stored, current."""
         game.publish(state)
         if dominion.is_over(state):
             self._retire(game)
 
-    async def _write(self, row: tuple) -> None:
-        """Store one answer (`Storage.append_answer`'s arguments); returns once it is durable.
-        Answers that arrive while a write is under way are stored together in the next one
-        (a group commit: one transaction, one sync for many games), each with its own outcome."""
+    @staticmethod
+    def _not_stored(game: Game, state: dominion.State, error: BaseException) -> ServiceError:
+        number = dominion.decision_number(state) - 1
+        log.error("game %s: answer %d could not be stored; not applied", game.id, number,
+                  exc_info=error)
+        return ServiceError(grpc.StatusCode.UNAVAILABLE,
+                            f"answer {number} could not be stored, so it was not applied; "
+                            "send it again")
+
+    async def _write_rows(self, rows: list) -> list:
+        """Store answers (`Storage.append_answer`'s arguments, a tuple each); returns once they
+        are durable, with each one's exception or None. Answers that arrive while a write is
+        under way are stored together in the next one (a group commit: one transaction, one
+        sync for many games), each with its own outcome."""
         done = asyncio.get_running_loop().create_future()
-        self._writes.append((row, done))
+        self._writes.append((rows, done))
         if not self._writing:
             self._writing = True
             asyncio.ensure_future(self._write_batches())
-        await done
+        return await done
 
     async def _write_batches(self) -> None:
         try:
             while self._writes:
                 batch, self._writes = self._writes, []
+                rows = [row for group, _ in batch for row in group]
                 try:
-                    errors = await self._store(self._append_rows, [row for row, _ in batch])
+                    errors = await self._store(self._append_rows, rows)
                 except Exception as e:  # the whole batch failed (its transaction, the worker)
-                    errors = [e] * len(batch)
-                for (_, done), error in zip(batch, errors):
-                    if done.done():
-                        continue
-                    if error is None:
-                        done.set_result(None)
-                    else:
-                        done.set_exception(error)
+                    errors = [e] * len(rows)
+                start = 0
+                for group, done in batch:
+                    if not done.done():
+                        done.set_result(errors[start:start + len(group)])
+                    start += len(group)
         finally:
             self._writing = False
 
@@ -554,30 +575,7 @@ class DominionService(pb_grpc.DominionServiceServicer):
         ``applied()`` is called as soon as the answer is stored and current, before the
         server's bots answer after it (Play sends the outcome with the events it caused)."""
         async with game.lock:
-            state = game.state
-            decision = dominion.pending(state)
-            number = dominion.decision_number(state)
-            if decision is None:
-                if answer.sequence < number:  # a retried answer: it was applied, and ended it
-                    raise ServiceError(grpc.StatusCode.ABORTED,
-                                       f"decision {answer.sequence} is already answered; the "
-                                       f"game is over")
-                raise ServiceError(grpc.StatusCode.FAILED_PRECONDITION,
-                                   f"game {game.id} is over; no answer is expected")
-            if answer.sequence != number:
-                when = "already answered" if answer.sequence < number else "not asked yet"
-                raise ServiceError(grpc.StatusCode.ABORTED,
-                                   f"decision {answer.sequence} is {when}; the pending decision "
-                                   f"is number {number}")
-            if decision.player != seat:
-                raise ServiceError(grpc.StatusCode.FAILED_PRECONDITION,
-                                   f"decision {number} is for seat {decision.player} "
-                                   f"({state.config.players[decision.player]}), not for your "
-                                   f"seat {seat}")
-            try:
-                new = dominion.step(state, answer_from_pb(decision, answer), seat)
-            except (AnswerShapeError, dominion.DominionError) as e:
-                raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT, _short(str(e))) from None
+            new = _stepped(game, seat, answer)
             await self._commit(game, new, seat)
             if applied is not None:
                 applied()
@@ -774,7 +772,9 @@ class DominionService(pb_grpc.DominionServiceServicer):
     async def _read_seats(self, requests, stream: "_SeatsStream") -> None:
         """PlaySeats' reading side: adds seats, and queues each answer on its seat, whose
         answers one task applies in order (`_seat_answers`) while other seats' go on. A
-        malformed message ends the stream."""
+        malformed message ends the stream. The first answers of the seats a message wakes
+        are applied together (`_seats_answers`)."""
+        starting: list = []   # seats whose answers are to be applied, none being applied
         try:
             async for request in requests:
                 if isinstance(request, _Undecodable):
@@ -806,14 +806,17 @@ class DominionService(pb_grpc.DominionServiceServicer):
                     if not sp.busy:
                         sp.busy = True
                         stream.busy += 1
-                        task = asyncio.ensure_future(self._seat_answers(sp, stream))
-                        self._tasks.add(task)
-                        task.add_done_callback(self._tasks.discard)
+                        starting.append(sp)
+                if starting:
+                    self._spawn(self._seats_answers(starting, stream))
+                    starting = []
         except asyncio.CancelledError:
             raise
         except Exception:  # the client went away mid-read: the call is over anyway
             log.debug("a PlaySeats stream stopped reading", exc_info=True)
         finally:
+            if starting:   # marked busy: they get their outcomes
+                self._spawn(self._seats_answers(starting, stream))
             stream.finished = True
             stream.wake.set()
 
@@ -844,6 +847,89 @@ class DominionService(pb_grpc.DominionServiceServicer):
         game.watchers.add(sp)
         sp.set()
 
+    def _spawn(self, coroutine) -> None:
+        """Run ``coroutine`` as a task that is held (asyncio keeps weak references) and never
+        cancelled by a stream: an answer stored is applied even when the client has gone."""
+        task = asyncio.ensure_future(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _seats_answers(self, sps: list, stream: "_SeatsStream") -> None:
+        """Apply the first queued answer of each PlaySeats seat in ``sps`` (seats marked busy,
+        in the order their answers came), as `_seat_answers` does, but together: each answer
+        is checked and stepped under its game's lock, all are stored in one write, then each
+        is made current (or refused) and its lock released. That saves a task, a lock wait
+        and a wake-up per answer. A seat whose game's lock is taken (or that has server bots,
+        which play after it under the lock) has its answers applied by `_seat_answers`, as
+        has each seat's next answer."""
+        later = []      # seats whose queue `_seat_answers` goes on with
+        stepped = []    # (seat, sequence, new state): checked, lock held, not stored yet
+        released = 0    # locks of `stepped` released
+        try:
+            for sp in sps:
+                game = sp.game
+                if game.bots or not game.lock.try_acquire():
+                    later.append(sp)
+                    continue
+                answer = sp.queue.pop(0)
+                sequence = answer.sequence
+                try:
+                    if not answer.HasField("sequence"):
+                        raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT, _NO_SEQUENCE)
+                    stepped.append((sp, sequence, _stepped(game, sp.seat, answer)))
+                except ServiceError as e:
+                    game.lock.release()
+                    sp.outcome(sequence, e)
+                    later.append(sp)
+                except Exception:  # a fault of the server: the answer still gets an outcome
+                    game.lock.release()
+                    self._failed(sp, sequence)
+                    later.append(sp)
+            if not stepped:
+                return
+            try:
+                errors = await self._write_rows([_answer_row(sp.game, new, sp.seat)
+                                                 for sp, _, new in stepped])
+            except Exception as e:  # a fault of the write itself: none is stored
+                errors = [e] * len(stepped)
+            for (sp, sequence, new), error in zip(stepped, errors):
+                game = sp.game
+                applied = False
+                try:
+                    if error is not None:
+                        sp.outcome(sequence, self._not_stored(game, new, error))
+                    else:
+                        self._publish(game, new)
+                        applied = True
+                        sp.outcome(sequence, None)
+                except Exception:
+                    self._failed(sp, sequence, applied)
+                finally:
+                    released += 1
+                    game.lock.release()
+                    later.append(sp)
+        finally:
+            for sp, _, _ in stepped[released:]:   # only when this task was stopped mid-way
+                sp.game.lock.release()
+                later.append(sp)
+            for sp in later:
+                if sp.queue:
+                    self._spawn(self._seat_answers(sp, stream))
+                else:
+                    sp.busy = False
+                    stream.busy -= 1
+                    sp.set()
+
+    @staticmethod
+    def _failed(sp: "_SeatPlay", sequence: int, applied: bool = False) -> None:
+        """A fault of the server applying an answer: logged, and the answer's outcome, unless
+        it was applied, is INTERNAL."""
+        log.exception("game %s: answer %d on a PlaySeats stream failed", sp.game.id, sequence)
+        if not applied:
+            sp.outcome(sequence, ServiceError(grpc.StatusCode.INTERNAL,
+                                              f"answer {sequence} failed in the server; see "
+                                              "its log"))
+
     async def _seat_answers(self, sp: "_SeatPlay", stream: "_SeatsStream") -> None:
         """Apply a PlaySeats seat's queued answers in order, as SubmitAnswer does. Never
         cancelled: an answer stored is applied even when the client has gone."""
@@ -854,20 +940,13 @@ class DominionService(pb_grpc.DominionServiceServicer):
                 applied: list = []
                 try:
                     if not answer.HasField("sequence"):
-                        raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT,
-                                           "Answer.sequence is required: the Decision.sequence "
-                                           "you answer")
+                        raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT, _NO_SEQUENCE)
                     await self._answer(sp.game, sp.seat, answer, lambda: (
                         applied.append(sequence), sp.outcome(sequence, None)))
                 except ServiceError as e:
                     sp.outcome(sequence, e)
                 except Exception:  # a fault of the server: the answer still gets an outcome
-                    log.exception("game %s: answer %d on a PlaySeats stream failed",
-                                  sp.game.id, sequence)
-                    if not applied:
-                        sp.outcome(sequence, ServiceError(
-                            grpc.StatusCode.INTERNAL, f"answer {sequence} failed in the "
-                                                      "server; see its log"))
+                    self._failed(sp, sequence, bool(applied))
         finally:
             sp.busy = False
             stream.busy -= 1
@@ -997,6 +1076,47 @@ class _SeatPlay:
     def outcome(self, sequence: int, error: Optional[ServiceError]) -> None:
         self.outcomes.append((sequence, error))
         self.set()
+
+
+def _stepped(game: Game, seat: int, answer: pb.Answer) -> dominion.State:
+    """The state ``answer`` for ``seat`` leads ``game`` to (the caller holds the game's lock),
+    or ServiceError changing nothing. Checks in the order of the status codes' precedence:
+    over, stale, whose turn, legal."""
+    state = game.state
+    decision = dominion.pending(state)
+    number = dominion.decision_number(state)
+    if decision is None:
+        if answer.sequence < number:  # a retried answer: it was applied, and ended it
+            raise ServiceError(grpc.StatusCode.ABORTED,
+                               f"decision {answer.sequence} is already answered; the "
+                               f"game is over")
+        raise ServiceError(grpc.StatusCode.FAILED_PRECONDITION,
+                           f"game {game.id} is over; no answer is expected")
+    if answer.sequence != number:
+        when = "already answered" if answer.sequence < number else "not asked yet"
+        raise ServiceError(grpc.StatusCode.ABORTED,
+                           f"decision {answer.sequence} is {when}; the pending decision "
+                           f"is number {number}")
+    if decision.player != seat:
+        raise ServiceError(grpc.StatusCode.FAILED_PRECONDITION,
+                           f"decision {number} is for seat {decision.player} "
+                           f"({state.config.players[decision.player]}), not for your "
+                           f"seat {seat}")
+    try:
+        return dominion.step(state, answer_from_pb(decision, answer), seat)
+    except (AnswerShapeError, dominion.DominionError) as e:
+        raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT, _short(str(e))) from None
+
+
+def _answer_row(game: Game, state: dominion.State, seat: int) -> tuple:
+    """The stored row (`Storage.append_answer`'s arguments) of the answer that led to
+    ``state``."""
+    number = dominion.decision_number(state) - 1
+    return (game.id, number, seat, state.answers[number][1], dominion.is_over(state),
+            state.turn)
+
+
+_NO_SEQUENCE = "Answer.sequence is required: the Decision.sequence you answer"
 
 
 def _outcome_bytes(outcome: tuple) -> bytes:
