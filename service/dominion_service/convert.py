@@ -23,11 +23,16 @@ def verb_to_pb(verb: str) -> int:
     return pb.Verb.Value("VERB_" + verb.upper())
 
 
+_VERBS = {value: name[len("VERB_"):].lower() for name, value in pb.Verb.items()
+          if value != pb.VERB_UNSPECIFIED}
+
+
 def verb_from_pb(value: int) -> str:
-    if value == pb.VERB_UNSPECIFIED or value not in pb.Verb.values():
+    verb = _VERBS.get(value)
+    if verb is None:
         raise AnswerShapeError(f"the move has no verb; verbs are "
                                f"{', '.join(n for n in pb.Verb.keys() if n != 'VERB_UNSPECIFIED')}")
-    return pb.Verb.Name(value)[len("VERB_"):].lower()
+    return verb
 
 
 def move_to_pb(move: dominion.Move) -> pb.Move:
@@ -35,13 +40,17 @@ def move_to_pb(move: dominion.Move) -> pb.Move:
 
 
 # Views and decisions are built at every decision a stream sends; most of their parts repeat
-# (the same moves, an unchanged Supply or seat), so those parts are kept serialized and merged
-# into the message (C code) instead of being built field by field. The keys are immutable
-# engine values; each cache is emptied when it grows past _CACHED entries.
+# (the same moves, an unchanged Supply or seat, the same question), so those parts are kept
+# serialized and joined as bytes (the wire format of a message is the concatenation of its
+# fields, in any order) instead of being built field by field. The keys are immutable engine
+# values; each cache is emptied when it grows past _CACHED entries.
 _CACHED = 4096
 _move_bytes: dict = {}      # Move -> one TurnDecision.moves entry, serialized
 _supply_bytes: dict = {}    # supply listing -> the View.supply entries, serialized
 _player_bytes: dict = {}    # (seat, bot, PlayerView) -> one View.players entry, serialized
+_decision_bytes: dict = {}  # Decision -> the Decision message but its sequence, serialized
+_waiting_bytes: dict = {}   # PublicDecision -> the PublicDecision message, serialized
+_view_head: dict = {}       # (game id, Kingdom) -> View.game_id and View.kingdom, serialized
 
 
 def _cached(cache: dict, key, make):
@@ -51,6 +60,42 @@ def _cached(cache: dict, key, make):
             cache.clear()
         value = cache[key] = make()
     return value
+
+
+def _varint(n: int) -> bytes:
+    out = bytearray()
+    while n > 127:
+        out.append((n & 127) | 128)
+        n >>= 7
+    out.append(n)
+    return bytes(out)
+
+
+_SMALL = [_varint(n) for n in range(1 << 14)]   # the one- and two-byte varints
+
+
+def varint(n: int) -> bytes:
+    """``n`` (>= 0) as a protobuf varint."""
+    if n < 16384:
+        return _SMALL[n]
+    out = bytearray()
+    while n > 127:
+        out.append((n & 127) | 128)
+        n >>= 7
+    out.append(n)
+    return bytes(out)
+
+
+def field(tag: bytes, body: bytes) -> bytes:
+    """A length-delimited field: its ``tag`` (field number and wire type 2, encoded), the
+    length of ``body``, and ``body`` (a serialized message, or a string's UTF-8)."""
+    n = len(body)
+    return tag + (_SMALL[n] if n < 16384 else varint(n)) + body
+
+
+# Tags of the length-delimited fields joined here: (field number << 3) | 2, as varints.
+TAG_1, TAG_2, TAG_3, TAG_4, TAG_6 = b"\x0a", b"\x12", b"\x1a", b"\x22", b"\x32"
+_TAG_DECISION, _TAG_WAITING = b"\x7a", b"\xa2\x01"   # View.decision (15), View.waiting (20)
 
 
 def _moves_to_bytes(moves) -> bytes:
@@ -81,6 +126,19 @@ def decision_to_pb(decision: dominion.Decision, sequence: int) -> pb.Decision:
     return msg
 
 
+def decision_to_bytes(decision: dominion.Decision, sequence: int) -> bytes:
+    """`decision_to_pb`, serialized: the same question comes again and again (a Buy phase
+    with the same $ and hand), so all of it but its sequence number is kept serialized."""
+    try:
+        rest = _decision_bytes.get(decision)
+    except TypeError:   # a decision holding something unhashable: not kept
+        return decision_to_pb(decision, sequence).SerializeToString()
+    if rest is None:
+        rest = _cached(_decision_bytes, decision,
+                       lambda: decision_to_pb(decision, 0).SerializeToString())
+    return b"\x08" + varint(sequence) + rest if sequence else rest
+
+
 def answer_from_pb(decision: dominion.Decision, answer: pb.Answer):
     """The engine answer for ``decision`` carried by ``answer``; its legality is the engine's
     to judge (`dominion.step`), only its shape is checked here."""
@@ -90,8 +148,8 @@ def answer_from_pb(decision: dominion.Decision, answer: pb.Answer):
         raise AnswerShapeError(f"the answer carries no value; this {decision.kind} decision "
                                f"takes Answer.{expected}")
     if field != expected:
-        raise AnswerShapeError(f"this is a {decision.kind} decision: answer with Answer.{expected}, "
-                               f"not Answer.{field}")
+        raise AnswerShapeError(f"this is a {decision.kind} decision: answer with "
+                               f"Answer.{expected}, not Answer.{field}")
     if field == "move":
         verb = verb_from_pb(answer.move.verb)
         return dominion.Move(verb, answer.move.card or None)
@@ -136,7 +194,9 @@ def events_to_bytes(log: tuple, start: int, end: int, viewer: Optional[int], nam
     (`events`) of StreamEventsResponse, PlayResponse and SeatUpdate, ready to merge into one.
     ``cache`` (one per game) keeps each event's bytes: an event seen whole is the same for
     every viewer who sees it whole, and one hidden the same for every viewer it is hidden
-    from, so the seats and spectators of a game convert each event at most twice."""
+    from, so the seats and spectators of a game convert each event at most twice; and an
+    event alike to an earlier one of the game ("Ann plays 3 Coppers.") is not converted again,
+    only its index is put in front of the rest of it."""
     parts = []
     get = cache.get
     for i in range(start, end):
@@ -146,16 +206,40 @@ def events_to_bytes(log: tuple, start: int, end: int, viewer: Optional[int], nam
         key = i if whole else -1 - i
         part = get(key)
         if part is None:
-            part = cache[key] = pb.PlayResponse(
-                events=[event_to_pb(event, i, viewer, names)]).SerializeToString()
+            part = cache[key] = _event_bytes(event, i, whole, viewer, names, cache)
         parts.append(part)
     return b"".join(parts)
+
+
+def _event_bytes(event: dominion.Event, index: int, whole: bool, viewer: Optional[int],
+                 names: tuple, cache: dict) -> bytes:
+    """One event as field 1 of a PlayResponse: its index, then the rest of the Event message,
+    which is kept in ``cache`` by the event's content and whether it is seen whole."""
+    try:   # an event hidden from the viewer is alike to others of its size
+        content = (True, event) if whole else (False, dominion.visible_event(event, viewer))
+        rest = cache.get(content)
+    except TypeError:   # an event detail that cannot be a key: converted each time
+        content, rest = None, None
+    if rest is None:
+        rest = event_to_pb(event, 0, viewer, names).SerializeToString()
+        if content is not None:
+            cache[content] = rest
+    return field(TAG_1, b"\x08" + varint(index) + rest if index else rest)
 
 
 def public_decision_to_pb(waiting: dominion.PublicDecision) -> pb.PublicDecision:
     return pb.PublicDecision(player=waiting.player, kind=waiting.kind, card=waiting.card or "",
                              purpose=waiting.purpose, min=waiting.min, max=waiting.max,
                              text=waiting.text)
+
+
+def public_decision_to_bytes(waiting: dominion.PublicDecision) -> bytes:
+    """`public_decision_to_pb`, serialized (kept: the same few come again and again)."""
+    part = _waiting_bytes.get(waiting)
+    if part is None:
+        part = _cached(_waiting_bytes, waiting,
+                       lambda: public_decision_to_pb(waiting).SerializeToString())
+    return part
 
 
 def _supply_to_bytes(supply: tuple) -> bytes:
@@ -173,39 +257,47 @@ def _player_to_bytes(key: tuple) -> bytes:
         turns_taken=p.turns_taken, vp=p.vp)]).SerializeToString()
 
 
-def view_to_pb(game_id: str, state: dominion.State, viewer: Optional[int], bots: tuple,
-               log_from: Optional[int], decision: Optional[pb.Decision] = None) -> pb.View:
-    """What ``viewer`` (None: a spectator) may see of ``state``, with the log from ``log_from``
-    (None: no log). ``decision``: the pending decision's message when the caller has made it
-    already (it is the viewer's)."""
-    v = dominion.view(state, viewer, log_from=None)
+def view_to_bytes(game_id: str, state: dominion.State, viewer: Optional[int], bots: tuple,
+                  decision: Optional[bytes] = None,
+                  view: Optional[dominion.View] = None) -> bytes:
+    """What ``viewer`` (None: a spectator) may see of ``state``, without the log, as a
+    serialized View. ``decision``: the pending decision serialized (`decision_to_bytes`) when
+    the caller has made it already (it is the viewer's); ``view``: ``dominion.view(state,
+    viewer)`` when the caller has it."""
+    v = view if view is not None else dominion.view(state, viewer, log_from=None)
     sequence = dominion.decision_number(state)
-    msg = pb.View(game_id=game_id, kingdom=v.kingdom, trash=v.trash, current=v.current,
-                  phase=_PHASES.get(v.phase, pb.PHASE_UNSPECIFIED), turn=v.turn,
-                  actions=v.actions, buys=v.buys, coins=v.coins, sequence=sequence,
-                  game_over=v.game_over)
-    if viewer is not None:
-        msg.viewer = viewer
-    parts = [_supply_bytes.get(v.supply) or _cached(_supply_bytes, v.supply,
-                                                    lambda: _supply_to_bytes(v.supply))]
+    parts = [
+        _view_head.get((game_id, v.kingdom)) or _cached(
+            _view_head, (game_id, v.kingdom),
+            lambda: pb.View(game_id=game_id, kingdom=v.kingdom).SerializeToString()),
+        pb.View(viewer=viewer, trash=v.trash, current=v.current,
+                phase=_PHASES.get(v.phase, pb.PHASE_UNSPECIFIED), turn=v.turn,
+                actions=v.actions, buys=v.buys, coins=v.coins, sequence=sequence,
+                game_over=v.game_over, waiting_for=v.waiting_for, scores=v.scores,
+                winners=v.winners).SerializeToString(),
+        _supply_bytes.get(v.supply) or _cached(_supply_bytes, v.supply,
+                                               lambda: _supply_to_bytes(v.supply))]
+    get = _player_bytes.get
     for key in zip(range(len(v.players)), bots, v.players):
-        parts.append(_player_bytes.get(key) or _cached(_player_bytes, key,
-                                                       lambda key=key: _player_to_bytes(key)))
-    msg.MergeFromString(b"".join(parts))
-    if v.waiting_for is not None:
-        msg.waiting_for = v.waiting_for
+        parts.append(get(key) or _cached(_player_bytes, key,
+                                         lambda key=key: _player_to_bytes(key)))
     if v.waiting is not None:
-        msg.waiting.CopyFrom(public_decision_to_pb(v.waiting))
+        parts.append(field(_TAG_WAITING, public_decision_to_bytes(v.waiting)))
     if v.decision is not None:
-        msg.decision.CopyFrom(decision if decision is not None else
-                              decision_to_pb(v.decision, sequence))
+        parts.append(field(_TAG_DECISION, decision if decision is not None else
+                           decision_to_bytes(v.decision, sequence)))
+    return b"".join(parts)
+
+
+def view_to_pb(game_id: str, state: dominion.State, viewer: Optional[int], bots: tuple,
+               log_from: Optional[int], decision: Optional[bytes] = None) -> pb.View:
+    """What ``viewer`` (None: a spectator) may see of ``state``, with the log from ``log_from``
+    (None: no log). ``decision``: as for `view_to_bytes`."""
+    msg = pb.View.FromString(view_to_bytes(game_id, state, viewer, bots, decision))
     if log_from is not None:
         log = state.log
         names = state.config.players
         msg.log.extend(event_to_pb(log[i], i, viewer, names) for i in range(log_from, len(log)))
-    if v.game_over:
-        msg.scores.extend(v.scores)
-        msg.winners.extend(v.winners)
     return msg
 
 

@@ -27,9 +27,9 @@ import dominion.bots
 from dominion_proto import dominion_pb2 as pb
 from dominion_proto import dominion_pb2_grpc as pb_grpc
 
-from .convert import (AnswerShapeError, answer_from_pb, answer_to_pb, config_to_pb,
-                      decision_to_pb, events_to_bytes, public_decision_to_pb,
-                      view_to_pb)
+from .convert import (TAG_1, TAG_2, TAG_3, TAG_4, TAG_6, AnswerShapeError, answer_from_pb,
+                      answer_to_pb, config_to_pb, decision_to_bytes, events_to_bytes, field,
+                      public_decision_to_bytes, varint, view_to_bytes, view_to_pb)
 from .storage import BrokenGame, FinishedGame, SeatRecord, Storage, StoredGame
 
 log = logging.getLogger("dominion_service")
@@ -90,6 +90,18 @@ def bot_seed(seed: int, seat: int) -> int:
     return int.from_bytes(digest[:8], "little")
 
 
+class GameLock(asyncio.Lock):
+    """A game's `asyncio.Lock`, which can also be taken without waiting (`try_acquire`)."""
+
+    def try_acquire(self) -> bool:
+        """Take the lock when it is free and nobody waits for it (what `acquire` would take at
+        once), and return True; else False, changing nothing."""
+        if self._locked or self._waiters:   # asyncio.Lock's state (its waiters: None or a deque)
+            return False
+        self._locked = True
+        return True
+
+
 class Game:
     """A game being served: its current state, seats, bots, lock, and change signal."""
 
@@ -103,7 +115,7 @@ class Game:
         self.bots = {seat: dominion.bots.make_bot(s.bot, bot_seed(state.config.seed, seat))
                      for seat, s in enumerate(seats) if s.bot}
         self.created = created
-        self.lock = asyncio.Lock()
+        self.lock = GameLock()
         self.watchers: set = set()   # one asyncio.Event per stream following the game
         self.bot_retry = 0.0   # seconds before the bots try again after a storage failure
         self.wire_events: dict = {}   # serialized events (`convert.events_to_bytes`)
@@ -266,46 +278,55 @@ class DominionService(pb_grpc.DominionServiceServicer):
         """Store the answer that led to ``state`` (durably), then make ``state`` current. When
         it cannot be stored, nothing changes: the game stays where it was, and the caller
         learns that the answer was not applied (UNAVAILABLE: retry it)."""
-        number = dominion.decision_number(state) - 1
         try:
-            await self._write((game.id, number, seat, state.answers[number][1],
-                               dominion.is_over(state), state.turn))
-        except Exception:
-            log.exception("game %s: answer %d could not be stored; not applied", game.id,
-                          number)
-            raise ServiceError(grpc.StatusCode.UNAVAILABLE,
-                               f"answer {number} could not be stored, so it was not applied; "
-                               "send it again") from None
+            (error,) = await self._write_rows([_answer_row(game, state, seat)])
+        except Exception as e:  # a fault of the write itself: not stored either
+            error = e
+        if error is not None:
+            raise self._not_stored(game, state, error)
+        self._publish(game, state)
+
+    def _publish(self, game: Game, state: dominion.State) -> None:
+        """Make ``state``, whose answer is stored, current."""
         game.publish(state)
         if dominion.is_over(state):
             self._retire(game)
 
-    async def _write(self, row: tuple) -> None:
-        """Store one answer (`Storage.append_answer`'s arguments); returns once it is durable.
-        Answers that arrive while a write is under way are stored together in the next one
-        (a group commit: one transaction, one sync for many games), each with its own outcome."""
+    @staticmethod
+    def _not_stored(game: Game, state: dominion.State, error: BaseException) -> ServiceError:
+        number = dominion.decision_number(state) - 1
+        log.error("game %s: answer %d could not be stored; not applied", game.id, number,
+                  exc_info=error)
+        return ServiceError(grpc.StatusCode.UNAVAILABLE,
+                            f"answer {number} could not be stored, so it was not applied; "
+                            "send it again")
+
+    async def _write_rows(self, rows: list) -> list:
+        """Store answers (`Storage.append_answer`'s arguments, a tuple each); returns once they
+        are durable, with each one's exception or None. Answers that arrive while a write is
+        under way are stored together in the next one (a group commit: one transaction, one
+        sync for many games), each with its own outcome."""
         done = asyncio.get_running_loop().create_future()
-        self._writes.append((row, done))
+        self._writes.append((rows, done))
         if not self._writing:
             self._writing = True
             asyncio.ensure_future(self._write_batches())
-        await done
+        return await done
 
     async def _write_batches(self) -> None:
         try:
             while self._writes:
                 batch, self._writes = self._writes, []
+                rows = [row for group, _ in batch for row in group]
                 try:
-                    errors = await self._store(self._append_rows, [row for row, _ in batch])
+                    errors = await self._store(self._append_rows, rows)
                 except Exception as e:  # the whole batch failed (its transaction, the worker)
-                    errors = [e] * len(batch)
-                for (_, done), error in zip(batch, errors):
-                    if done.done():
-                        continue
-                    if error is None:
-                        done.set_result(None)
-                    else:
-                        done.set_exception(error)
+                    errors = [e] * len(rows)
+                start = 0
+                for group, done in batch:
+                    if not done.done():
+                        done.set_result(errors[start:start + len(group)])
+                    start += len(group)
         finally:
             self._writing = False
 
@@ -544,45 +565,24 @@ class DominionService(pb_grpc.DominionServiceServicer):
             raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT,
                                "Answer.sequence is required: the Decision.sequence you answer")
         # Shielded: a caller hanging up mid-way must not leave a stored answer unapplied.
-        return await asyncio.shield(self._answer(game, seat, answer))
+        sequence, over = await asyncio.shield(self._answer(game, seat, answer))
+        return pb.SubmitAnswerResponse(sequence=sequence, game_over=over)
 
     async def _answer(self, game: Game, seat: int, answer: pb.Answer,
-                      applied=None) -> pb.SubmitAnswerResponse:
-        """Apply ``answer`` for ``seat``, or raise ServiceError changing nothing.
+                      applied=None) -> tuple:
+        """Apply ``answer`` for ``seat``, or raise ServiceError changing nothing; returns the
+        game's pending decision number and whether it is over, after the server's bots.
         ``applied()`` is called as soon as the answer is stored and current, before the
         server's bots answer after it (Play sends the outcome with the events it caused)."""
         async with game.lock:
-            state = game.state
-            decision = dominion.pending(state)
-            number = dominion.decision_number(state)
-            if decision is None:
-                if answer.sequence < number:  # a retried answer: it was applied, and ended it
-                    raise ServiceError(grpc.StatusCode.ABORTED,
-                                       f"decision {answer.sequence} is already answered; the "
-                                       f"game is over")
-                raise ServiceError(grpc.StatusCode.FAILED_PRECONDITION,
-                                   f"game {game.id} is over; no answer is expected")
-            if answer.sequence != number:
-                when = "already answered" if answer.sequence < number else "not asked yet"
-                raise ServiceError(grpc.StatusCode.ABORTED,
-                                   f"decision {answer.sequence} is {when}; the pending decision "
-                                   f"is number {number}")
-            if decision.player != seat:
-                raise ServiceError(grpc.StatusCode.FAILED_PRECONDITION,
-                                   f"decision {number} is for seat {decision.player} "
-                                   f"({state.config.players[decision.player]}), not for your "
-                                   f"seat {seat}")
-            try:
-                new = dominion.step(state, answer_from_pb(decision, answer), seat)
-            except (AnswerShapeError, dominion.DominionError) as e:
-                raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT, _short(str(e))) from None
+            new = _stepped(game, seat, answer)
             await self._commit(game, new, seat)
             if applied is not None:
                 applied()
-            await self._play_bots(game)
+            if game.bots:
+                await self._play_bots(game)
             state = game.state
-        return pb.SubmitAnswerResponse(sequence=dominion.decision_number(state),
-                                       game_over=dominion.is_over(state))
+        return dominion.decision_number(state), dominion.is_over(state)
 
     async def StreamEvents(self, request, context):
         try:
@@ -652,15 +652,14 @@ class DominionService(pb_grpc.DominionServiceServicer):
                     return
                 if seat is not None and decision.player == seat and number != sent_decision:
                     sent_decision = number
-                    wire = decision_to_pb(decision, number)
-                    update.decision.decision.CopyFrom(wire)
-                    update.decision.view.CopyFrom(view_to_pb(game.id, state, seat,
-                                                             game.bot_names, None, wire))
+                    wire = decision_to_bytes(decision, number)
+                    update.MergeFromString(field(TAG_2, field(TAG_1, wire) + field(
+                        TAG_2, view_to_bytes(game.id, state, seat, game.bot_names, wire))))
                 waiting = dominion.public_decision(decision, names,
                                                    len(state.players[decision.player].hand))
                 if waiting != sent_waiting:
                     sent_waiting = waiting
-                    update.waiting.CopyFrom(public_decision_to_pb(waiting))
+                    update.MergeFromString(field(TAG_4, public_decision_to_bytes(waiting)))
                 if play is not None:
                     play.outcome(update)
                 if update.ListFields():
@@ -744,8 +743,9 @@ class DominionService(pb_grpc.DominionServiceServicer):
                     await context.abort(*stream.fatal)
                 if self.stopping.is_set():
                     await context.abort(grpc.StatusCode.UNAVAILABLE, _STOPPING)
-                response = pb.PlaySeatsResponse(updates=stream.extra)
-                out = response.updates
+                # The response is built serialized (`_seat_updates`); the handler's serializer
+                # passes bytes through (`service_handler`).
+                out = [field(TAG_1, u.SerializeToString()) for u in stream.extra]
                 stream.extra = []
                 dirty, stream.dirty = stream.dirty, {}
                 closing = stream.finished and not stream.busy
@@ -755,7 +755,7 @@ class DominionService(pb_grpc.DominionServiceServicer):
                         del seats[sp.ref]
                         sp.game.watchers.discard(sp)
                 if out:
-                    yield response
+                    yield b"".join(out)
                 if closing and not stream.extra:
                     if not any(sp.outcomes for sp in seats.values()):
                         return
@@ -772,7 +772,9 @@ class DominionService(pb_grpc.DominionServiceServicer):
     async def _read_seats(self, requests, stream: "_SeatsStream") -> None:
         """PlaySeats' reading side: adds seats, and queues each answer on its seat, whose
         answers one task applies in order (`_seat_answers`) while other seats' go on. A
-        malformed message ends the stream."""
+        malformed message ends the stream. The first answers of the seats a message wakes
+        are applied together (`_seats_answers`)."""
+        starting: list = []   # seats whose answers are to be applied, none being applied
         try:
             async for request in requests:
                 if isinstance(request, _Undecodable):
@@ -804,14 +806,17 @@ class DominionService(pb_grpc.DominionServiceServicer):
                     if not sp.busy:
                         sp.busy = True
                         stream.busy += 1
-                        task = asyncio.ensure_future(self._seat_answers(sp, stream))
-                        self._tasks.add(task)
-                        task.add_done_callback(self._tasks.discard)
+                        starting.append(sp)
+                if starting:
+                    self._spawn(self._seats_answers(starting, stream))
+                    starting = []
         except asyncio.CancelledError:
             raise
         except Exception:  # the client went away mid-read: the call is over anyway
             log.debug("a PlaySeats stream stopped reading", exc_info=True)
         finally:
+            if starting:   # marked busy: they get their outcomes
+                self._spawn(self._seats_answers(starting, stream))
             stream.finished = True
             stream.wake.set()
 
@@ -842,6 +847,89 @@ class DominionService(pb_grpc.DominionServiceServicer):
         game.watchers.add(sp)
         sp.set()
 
+    def _spawn(self, coroutine) -> None:
+        """Run ``coroutine`` as a task that is held (asyncio keeps weak references) and never
+        cancelled by a stream: an answer stored is applied even when the client has gone."""
+        task = asyncio.ensure_future(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _seats_answers(self, sps: list, stream: "_SeatsStream") -> None:
+        """Apply the first queued answer of each PlaySeats seat in ``sps`` (seats marked busy,
+        in the order their answers came), as `_seat_answers` does, but together: each answer
+        is checked and stepped under its game's lock, all are stored in one write, then each
+        is made current (or refused) and its lock released. That saves a task, a lock wait
+        and a wake-up per answer. A seat whose game's lock is taken (or that has server bots,
+        which play after it under the lock) has its answers applied by `_seat_answers`, as
+        has each seat's next answer."""
+        later = []      # seats whose queue `_seat_answers` goes on with
+        stepped = []    # (seat, sequence, new state): checked, lock held, not stored yet
+        released = 0    # locks of `stepped` released
+        try:
+            for sp in sps:
+                game = sp.game
+                if game.bots or not game.lock.try_acquire():
+                    later.append(sp)
+                    continue
+                answer = sp.queue.pop(0)
+                sequence = answer.sequence
+                try:
+                    if not answer.HasField("sequence"):
+                        raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT, _NO_SEQUENCE)
+                    stepped.append((sp, sequence, _stepped(game, sp.seat, answer)))
+                except ServiceError as e:
+                    game.lock.release()
+                    sp.outcome(sequence, e)
+                    later.append(sp)
+                except Exception:  # a fault of the server: the answer still gets an outcome
+                    game.lock.release()
+                    self._failed(sp, sequence)
+                    later.append(sp)
+            if not stepped:
+                return
+            try:
+                errors = await self._write_rows([_answer_row(sp.game, new, sp.seat)
+                                                 for sp, _, new in stepped])
+            except Exception as e:  # a fault of the write itself: none is stored
+                errors = [e] * len(stepped)
+            for (sp, sequence, new), error in zip(stepped, errors):
+                game = sp.game
+                applied = False
+                try:
+                    if error is not None:
+                        sp.outcome(sequence, self._not_stored(game, new, error))
+                    else:
+                        self._publish(game, new)
+                        applied = True
+                        sp.outcome(sequence, None)
+                except Exception:
+                    self._failed(sp, sequence, applied)
+                finally:
+                    released += 1
+                    game.lock.release()
+                    later.append(sp)
+        finally:
+            for sp, _, _ in stepped[released:]:   # only when this task was stopped mid-way
+                sp.game.lock.release()
+                later.append(sp)
+            for sp in later:
+                if sp.queue:
+                    self._spawn(self._seat_answers(sp, stream))
+                else:
+                    sp.busy = False
+                    stream.busy -= 1
+                    sp.set()
+
+    @staticmethod
+    def _failed(sp: "_SeatPlay", sequence: int, applied: bool = False) -> None:
+        """A fault of the server applying an answer: logged, and the answer's outcome, unless
+        it was applied, is INTERNAL."""
+        log.exception("game %s: answer %d on a PlaySeats stream failed", sp.game.id, sequence)
+        if not applied:
+            sp.outcome(sequence, ServiceError(grpc.StatusCode.INTERNAL,
+                                              f"answer {sequence} failed in the server; see "
+                                              "its log"))
+
     async def _seat_answers(self, sp: "_SeatPlay", stream: "_SeatsStream") -> None:
         """Apply a PlaySeats seat's queued answers in order, as SubmitAnswer does. Never
         cancelled: an answer stored is applied even when the client has gone."""
@@ -852,20 +940,13 @@ class DominionService(pb_grpc.DominionServiceServicer):
                 applied: list = []
                 try:
                     if not answer.HasField("sequence"):
-                        raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT,
-                                           "Answer.sequence is required: the Decision.sequence "
-                                           "you answer")
+                        raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT, _NO_SEQUENCE)
                     await self._answer(sp.game, sp.seat, answer, lambda: (
                         applied.append(sequence), sp.outcome(sequence, None)))
                 except ServiceError as e:
                     sp.outcome(sequence, e)
                 except Exception:  # a fault of the server: the answer still gets an outcome
-                    log.exception("game %s: answer %d on a PlaySeats stream failed",
-                                  sp.game.id, sequence)
-                    if not applied:
-                        sp.outcome(sequence, ServiceError(
-                            grpc.StatusCode.INTERNAL, f"answer {sequence} failed in the "
-                                                      "server; see its log"))
+                    self._failed(sp, sequence, bool(applied))
         finally:
             sp.busy = False
             stream.busy -= 1
@@ -997,85 +1078,125 @@ class _SeatPlay:
         self.set()
 
 
-def _put_outcome(sp: _SeatPlay, update):
-    """Put the seat's oldest outcome not sent yet into ``update`` (a SeatUpdate)."""
-    if sp.outcomes:
-        sequence, error = sp.outcomes.pop(0)
-        if error is None:
-            update.accepted = sequence
-        else:
-            refused = update.refused
-            refused.sequence = sequence
-            refused.code = error.code.value[0]
-            refused.message = error.message
-    return update
+def _stepped(game: Game, seat: int, answer: pb.Answer) -> dominion.State:
+    """The state ``answer`` for ``seat`` leads ``game`` to (the caller holds the game's lock),
+    or ServiceError changing nothing. Checks in the order of the status codes' precedence:
+    over, stale, whose turn, legal."""
+    state = game.state
+    decision = dominion.pending(state)
+    number = dominion.decision_number(state)
+    if decision is None:
+        if answer.sequence < number:  # a retried answer: it was applied, and ended it
+            raise ServiceError(grpc.StatusCode.ABORTED,
+                               f"decision {answer.sequence} is already answered; the "
+                               f"game is over")
+        raise ServiceError(grpc.StatusCode.FAILED_PRECONDITION,
+                           f"game {game.id} is over; no answer is expected")
+    if answer.sequence != number:
+        when = "already answered" if answer.sequence < number else "not asked yet"
+        raise ServiceError(grpc.StatusCode.ABORTED,
+                           f"decision {answer.sequence} is {when}; the pending decision "
+                           f"is number {number}")
+    if decision.player != seat:
+        raise ServiceError(grpc.StatusCode.FAILED_PRECONDITION,
+                           f"decision {number} is for seat {decision.player} "
+                           f"({state.config.players[decision.player]}), not for your "
+                           f"seat {seat}")
+    try:
+        return dominion.step(state, answer_from_pb(decision, answer), seat)
+    except (AnswerShapeError, dominion.DominionError) as e:
+        raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT, _short(str(e))) from None
 
 
-def _seat_updates(sp: _SeatPlay, out, flush: bool = False) -> bool:
-    """Add to ``out`` (PlaySeatsResponse.updates) what a PlaySeats seat has new, as Play's
-    `_follow` sends it; True when the seat's last update (the game's end) is among them.
-    ``flush``: send held outcomes even when batched (the client closed its side)."""
+def _answer_row(game: Game, state: dominion.State, seat: int) -> tuple:
+    """The stored row (`Storage.append_answer`'s arguments) of the answer that led to
+    ``state``."""
+    number = dominion.decision_number(state) - 1
+    return (game.id, number, seat, state.answers[number][1], dominion.is_over(state),
+            state.turn)
+
+
+_NO_SEQUENCE = "Answer.sequence is required: the Decision.sequence you answer"
+
+
+def _outcome_bytes(outcome: tuple) -> bytes:
+    """An answer's outcome, (sequence, None) or (sequence, ServiceError), as SeatUpdate's
+    `accepted` or `refused` field, serialized."""
+    sequence, error = outcome
+    if error is None:
+        return b"\x28" + varint(sequence)   # field 5, a varint
+    return field(TAG_6, pb.Refusal(sequence=sequence, code=error.code.value[0],
+                                   message=error.message).SerializeToString())
+
+
+def _seat_updates(sp: _SeatPlay, out: list, flush: bool = False) -> bool:
+    """Add to ``out`` what a PlaySeats seat has new, as Play's `_follow` sends it: serialized
+    SeatUpdates, each as an `updates` entry (field 1) of PlaySeatsResponse, so that the
+    response is their concatenation. True when the seat's last update (the game's end) is
+    among them. ``flush``: send held outcomes even when batched (the client closed its side).
+    An update holds the new events, then the decision with the view, `waiting` and the oldest
+    outcome not sent; each further outcome comes in an update of its own."""
     game = sp.game
     state = game.state
     seat = sp.seat
     decision = dominion.pending(state)
     number = dominion.decision_number(state)
+    outcomes = sp.outcomes
     if sp.batched and not flush and decision is not None:
-        if not (any(error is not None for _, error in sp.outcomes) or
-                (decision.player == seat and number != sp.sent_decision)):
+        if not ((decision.player == seat and number != sp.sent_decision) or
+                any(error is not None for _, error in outcomes)):
             return False
-    ref = sp.ref
+    ref = b"\x38" + varint(sp.ref)   # SeatUpdate.ref (field 7), ending each update
     events = state.log
     names = state.config.players
     cursor = sp.cursor
     while len(events) - cursor > _EVENT_BATCH:
-        out.add(ref=ref).MergeFromString(events_to_bytes(
-            events, cursor, cursor + _EVENT_BATCH, seat, names, game.wire_events))
+        out.append(field(TAG_1, events_to_bytes(events, cursor, cursor + _EVENT_BATCH, seat,
+                                                names, game.wire_events) + ref))
         cursor += _EVENT_BATCH
-    at = len(out)
-    update = out.add()
+    parts = []
     if cursor < len(events):
-        update.MergeFromString(events_to_bytes(events, cursor, len(events), seat, names,
-                                               game.wire_events))
+        parts.append(events_to_bytes(events, cursor, len(events), seat, names,
+                                     game.wire_events))
     sp.cursor = len(events)
     if decision is None:
-        if sp.outcomes:
-            _put_outcome(sp, update)
-        while sp.outcomes:
-            _put_outcome(sp, out.add(ref=ref))
-        if sp.busy:   # answers still being applied: the end comes after their outcomes
-            _drop_if_empty(out, at, ref)
-            return False
-        final = update if len(out) == at + 1 else out.add()   # the seat's last update
-        final.ref = ref
-        final.game_over.scores.extend(dominion.score(state))
-        final.game_over.winners.extend(dominion.winners(state))
-        _drop_if_empty(out, at, ref)
+        if outcomes:
+            parts.append(_outcome_bytes(outcomes.pop(0)))
+        more = [field(TAG_1, _outcome_bytes(o) + ref) for o in outcomes]
+        outcomes.clear()
+        if sp.busy or more:
+            if parts:
+                out.append(field(TAG_1, b"".join(parts) + ref))
+            out.extend(more)
+            if sp.busy:   # answers still being applied: the end comes after their outcomes
+                return False
+            parts = []
+        parts.append(field(TAG_3, pb.GameOver(scores=dominion.score(state),
+                                              winners=dominion.winners(state))
+                                 .SerializeToString()))
+        out.append(field(TAG_1, b"".join(parts) + ref))
         return True
     if decision.player == seat and number != sp.sent_decision:
         sp.sent_decision = number
-        wire = decision_to_pb(decision, number)
-        mine = update.decision
-        mine.decision.CopyFrom(wire)
-        mine.view.CopyFrom(view_to_pb(game.id, state, seat, game.bot_names, None, wire))
-    waiting = dominion.public_decision(decision, names, len(state.players[decision.player].hand))
+        wire = decision_to_bytes(decision, number)
+        view = dominion.view(state, seat)
+        parts.append(field(TAG_2, field(TAG_1, wire) + field(TAG_2, view_to_bytes(
+            game.id, state, seat, game.bot_names, wire, view))))
+        waiting = view.waiting
+    else:
+        waiting = dominion.public_decision(decision, names,
+                                           len(state.players[decision.player].hand))
     if waiting != sp.sent_waiting:
         sp.sent_waiting = waiting
-        update.waiting.CopyFrom(public_decision_to_pb(waiting))
-    _put_outcome(sp, update)
-    _drop_if_empty(out, at, ref)
-    while sp.outcomes:
-        _put_outcome(sp, out.add(ref=ref))
+        parts.append(field(TAG_4, public_decision_to_bytes(waiting)))
+    if outcomes:
+        parts.append(_outcome_bytes(outcomes.pop(0)))
+    if parts:
+        out.append(field(TAG_1, b"".join(parts) + ref))
+    if outcomes:
+        out.extend(field(TAG_1, _outcome_bytes(o) + ref) for o in outcomes)
+        outcomes.clear()
     return False
-
-
-def _drop_if_empty(out, at: int, ref: int) -> None:
-    """Tag ``out[at]`` with ``ref``, or take it out when it says nothing."""
-    update = out[at]
-    if update.ListFields():
-        update.ref = ref
-    else:
-        del out[at]
 
 
 def _play_start(request) -> pb.PlayStart:
@@ -1296,9 +1417,19 @@ def service_handler(service: DominionService) -> grpc.GenericRpcHandler:
             make = grpc.unary_stream_rpc_method_handler if m.server_streaming else \
                 grpc.unary_unary_rpc_method_handler
             method = _refusing_undecodable(method, m.server_streaming)
+        serialize = response_class.SerializeToString
+        if m.name == "PlaySeats":   # its responses are built serialized
+            serialize = _passing_bytes(serialize)
         handlers[m.name] = make(method, request_deserializer=_lenient(request_class),
-                                response_serializer=response_class.SerializeToString)
+                                response_serializer=serialize)
     return grpc.method_handlers_generic_handler(descriptor.full_name, handlers)
+
+
+def _passing_bytes(serialize):
+    """A response serializer that sends bytes as they are (a response built serialized)."""
+    def serializer(response) -> bytes:
+        return response if response.__class__ is bytes else serialize(response)
+    return serializer
 
 
 REFLECTION_V1 = "grpc.reflection.v1.ServerReflection"

@@ -6,6 +6,7 @@ import random
 
 import dominion
 from dominion_client import convert as client_side
+from dominion_proto import dominion_pb2 as pb
 from dominion_service import convert as server_side
 from tests.support import at, play, random_answer
 
@@ -49,3 +50,69 @@ def test_about_cards_and_about_player_cross_the_wire_including_seat_zero():
     for number, decision in enumerate(decisions):
         wire = server_side.decision_to_pb(decision, number)
         assert client_side.decision_from_pb(wire) == decision
+
+
+def _view_built_field_by_field(game_id, state, viewer, bots):
+    """The View message as the wire defines it, built from `dominion.view` one field at a time
+    (the reference for the serialized form the server joins from cached parts)."""
+    v = dominion.view(state, viewer)
+    msg = pb.View(game_id=game_id, kingdom=v.kingdom, trash=v.trash, current=v.current,
+                  phase=server_side._PHASES[v.phase], turn=v.turn, actions=v.actions,
+                  buys=v.buys, coins=v.coins, sequence=dominion.decision_number(state),
+                  game_over=v.game_over)
+    if viewer is not None:
+        msg.viewer = viewer
+    for name, count, cost in v.supply:
+        msg.supply.add(name=name, count=count, cost=cost)
+    for seat, (bot, p) in enumerate(zip(bots, v.players)):
+        msg.players.add(seat=seat, name=p.name, bot=bot, hand_visible=p.hand is not None,
+                        hand=p.hand or (), hand_size=p.hand_size, deck_size=p.deck_size,
+                        discard_size=p.discard_size, discard_top=p.discard_top or "",
+                        in_play=p.in_play, aside=p.aside, looking=p.looking or (),
+                        looking_size=p.looking_size, turns_taken=p.turns_taken, vp=p.vp)
+    if v.waiting_for is not None:
+        msg.waiting_for = v.waiting_for
+    if v.waiting is not None:
+        w = v.waiting
+        msg.waiting.CopyFrom(pb.PublicDecision(player=w.player, kind=w.kind, card=w.card or "",
+                                               purpose=w.purpose, min=w.min, max=w.max,
+                                               text=w.text))
+    if v.decision is not None:
+        msg.decision.CopyFrom(server_side.decision_to_pb(v.decision,
+                                                         dominion.decision_number(state)))
+    if v.game_over:
+        msg.scores.extend(v.scores)
+        msg.winners.extend(v.winners)
+    return msg
+
+
+def test_serialized_views_decisions_and_events_are_the_messages_field_by_field(kingdom):
+    """The server joins views, decisions and events from cached serialized parts; parsed, each
+    is the message built field by field, for every viewer, from the first decision to the
+    end (an event repeated in the game is taken from the cache with its own index)."""
+    rng = random.Random(3)
+    bots = ("", "big-money", "")
+    state = dominion.new_game(players=3, kingdom=kingdom, seed=3)
+    names = state.config.players
+    cache: dict = {}
+    sent = {viewer: 0 for viewer in (0, 1, 2, None)}
+    while True:
+        decision = dominion.pending(state)
+        number = dominion.decision_number(state)
+        for viewer in sent:
+            view = pb.View.FromString(server_side.view_to_bytes("g", state, viewer, bots))
+            assert view == _view_built_field_by_field("g", state, viewer, bots)
+            assert server_side.view_to_pb("g", state, viewer, bots, None) == view
+            log = state.log
+            got = pb.PlayResponse.FromString(server_side.events_to_bytes(
+                log, sent[viewer], len(log), viewer, names, cache))
+            assert list(got.events) == [server_side.event_to_pb(log[i], i, viewer, names)
+                                        for i in range(sent[viewer], len(log))]
+            sent[viewer] = len(log)
+        if decision is None:
+            break
+        wire = pb.Decision.FromString(server_side.decision_to_bytes(decision, number))
+        assert wire == server_side.decision_to_pb(decision, number)
+        state = dominion.step(state, random_answer(decision, rng), decision.player)
+    assert dominion.decision_number(state) > 100
+    assert view.game_over and list(view.scores) == list(dominion.score(state))

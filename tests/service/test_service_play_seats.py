@@ -301,3 +301,42 @@ def test_malformed_streams_are_refused_with_invalid_argument(client, kingdom):
 def test_seat_updates_have_play_responses_fields_so_one_tracker_reads_both():
     fields = [(f.name, f.number, f.type) for f in pb.PlayResponse.DESCRIPTOR.fields]
     assert [(f.name, f.number, f.type) for f in pb.SeatUpdate.DESCRIPTOR.fields][:6] == fields
+
+
+def test_answers_of_one_message_are_stored_together_each_with_its_own_outcome(kingdom):
+    """The first answers of several seats in one message are stored in one write; when one
+    row fails, that seat alone is refused UNAVAILABLE (nothing changed, resend it), the others
+    are applied; a stale answer among them is refused ABORTED; each has one outcome."""
+    from tests.service.test_service_storage_failures import FlakyStorage
+
+    storage = FlakyStorage(":memory:")
+    with LocalServer(storage) as server, connect(server.target) as client:
+        games = [client.create_game(["A", "B"], kingdom=kingdom, seed=90 + i, first_player=i % 2)
+                 for i in range(3)]
+        stream = SeatsCall(client)
+        stream.add(*({"ref": 10 * i + s, "game_id": g.game_id, "token": g.tokens[s]}
+                     for i, g in enumerate(games) for s in (0, 1)))   # outcomes sent at once
+        asked = {10 * i + i % 2: stream.until(10 * i + i % 2, "decision")[0].decision.decision
+                 for i in range(3)}             # each game's first player: 0, 11, 20
+        assert sorted(asked) == [0, 11, 20]
+        storage.fail_seat, storage.fail_next = 1, 1      # the row of game 1 (seat 1) fails
+        request = pb.PlaySeatsRequest()
+        for ref, wire in asked.items():
+            move = decision_from_pb(wire).moves[-1]
+            request.answers.add(ref=ref, answer=answer_to_pb(dominion.TURN, move, wire.sequence))
+        request.answers.add(ref=0, answer=answer_to_pb(dominion.TURN, dominion.Move("end_phase"),
+                                                       asked[0].sequence))   # sent twice
+        stream.send(request)
+        assert stream.until(0, "accepted")[0].accepted == 0
+        assert stream.until(0, "refused")[0].refused.code == ABORTED   # the duplicate
+        assert stream.until(20, "accepted")[0].accepted == 0
+        refused = stream.until(11, "refused")[0].refused
+        assert refused.code == grpc.StatusCode.UNAVAILABLE.value[0], refused
+        assert "not applied" in refused.message
+        views = [client.spectate(g.game_id).view_message() for g in games]
+        assert [v.sequence for v in views] == [1, 0, 1]
+        wire = asked[11]
+        stream.answer(11, wire, decision_from_pb(wire).moves[-1])   # sent again: applied now
+        assert stream.until(11, "accepted")[0].accepted == 0
+        assert client.spectate(games[1].game_id).view_message().sequence == 1
+        stream.close()

@@ -320,26 +320,30 @@ class DecisionTracker:
     def read(self, update) -> Optional[PendingDecision]:
         """Take in one update; the decision it brings, if any."""
         seat = self.seat
-        if update.events:
+        events = update.events
+        if events:
             unseen = self.unseen
             if not unseen:
-                self.first = update.events[0].index
+                self.first = events[0].index
+            converted = list(map(event_from_pb, events))
             on_event = self.on_event
-            for event in update.events:
-                converted = event_from_pb(event)
-                if on_event is not None:
-                    on_event(converted)
-                unseen.append(converted)
-            seat.next_event = update.events[-1].index + 1
+            if on_event is not None:
+                for event in converted:
+                    on_event(event)
+            unseen += converted
+            seat.next_event = events[-1].index + 1
         pending = None
         if update.HasField("decision"):
             msg = update.decision
-            decision = decision_from_pb(msg.decision)
-            view = view_from_pb(msg.view, decision)
-            if not view.log and self.unseen:
-                view = view._replace(log=tuple(self.unseen), log_start=self.first)
+            wire = msg.decision
+            decision = decision_from_pb(wire)
+            view = msg.view
+            if view.log or not self.unseen:
+                view = view_from_pb(view, decision)
+            else:   # the stream's events since the last decision are the view's log
+                view = view_from_pb(view, decision, tuple(self.unseen), self.first)
             self.unseen = []
-            pending = PendingDecision(msg.decision.sequence, decision, view, msg)
+            pending = PendingDecision(wire.sequence, decision, view, msg)
         if update.HasField("game_over"):
             seat.result = GameResult(tuple(update.game_over.scores),
                                      tuple(update.game_over.winners))

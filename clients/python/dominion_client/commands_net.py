@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import signal
 import sys
 
@@ -52,17 +53,23 @@ def register(sub) -> None:
     p.set_defaults(run=run_serve)
 
     p = sub.add_parser(
-        "bot", help="play one seat of a game on a server with a built-in bot",
-        description="Join a game on a server with a seat token and play that seat with a "
-                    "built-in bot until the game ends; prints the scores.")
+        "bot", help="play seats of games on a server with a bot",
+        description="Join games on a server with seat tokens and play those seats with a bot "
+                    "until the games end; prints the scores. One seat: --game ID --token T. "
+                    "Several seats (all on one PlaySeats stream): --game ID with several "
+                    "--token (seats of one game), or one --game per --token, paired in order.")
     p.add_argument("--server", required=True, metavar="HOST:PORT", help="the server's address")
-    p.add_argument("--game", required=True, metavar="ID", help="the game id (from CreateGame)")
-    p.add_argument("--token", required=True, metavar="T", help="the seat's secret token")
+    p.add_argument("--game", required=True, metavar="ID", action="append",
+                   help="the game id (from CreateGame); once for every --token, or once for "
+                        "all of them")
+    p.add_argument("--token", required=True, metavar="T", action="append",
+                   help="a seat's secret token; repeat it to play several seats")
     p.add_argument("--bot", default="big-money", type=bot_arg,
-                   help="the bot that plays: a built-in name, a strategy file (.toml) or a "
-                        "Python class package.module:Class (default: big-money; built-ins: "
-                        f"{', '.join(dominion.bots.bot_names())})")
-    p.add_argument("--seed", type=seed_arg, default=0, help="the bot's own random seed")
+                   help="the bot that plays every seat: a built-in name, a strategy file "
+                        "(.toml) or a Python class package.module:Class (default: big-money; "
+                        f"built-ins: {', '.join(dominion.bots.bot_names())})")
+    p.add_argument("--seed", type=seed_arg, default=0,
+                   help="the bot's own random seed (the Nth seat's bot gets seed + N - 1)")
     p.add_argument("--connect-timeout", type=float, default=5.0, metavar="S",
                    help="give up when no server answers at --server within S seconds "
                         "(default: 5)")
@@ -97,11 +104,23 @@ def check_port(value: int, option: str) -> int:
     return value
 
 
+def tune_gc() -> None:
+    """For a long-running server: what is loaded before it serves (modules, cards, tables) is
+    left out of the collector's scans (`gc.freeze`), and the collector runs after 20,000 new
+    objects instead of 700. Each decision makes a few hundred short-lived objects (states, views,
+    messages), nearly all freed by reference counting; with the default threshold the
+    collector ran several times a second, scanning the games held in memory, and took about
+    a twentieth of the server's time."""
+    gc.freeze()
+    gc.set_threshold(20_000, 10, 10)
+
+
 def run_serve(args) -> int:
     from dominion_service import ServiceOptions, start_server
     from dominion_service.storage import StorageError, open_storage
 
     async def serve() -> None:
+        tune_gc()
         storage = open_storage(args.db)
         try:
             running = await start_server(storage, args.host, args.port, ServiceOptions(
@@ -145,6 +164,13 @@ def run_serve(args) -> int:
 
 
 def run_bot(args) -> int:
+    try:
+        seats = bot_seats(args.game, args.token)
+    except ValueError as e:
+        print(f"dominion bot: {e}", file=sys.stderr)
+        return 2
+    if len(seats) > 1:
+        return asyncio.run(_run_bots(args, seats))
     from .botrunner import play_seat_with
     from .client import connect
 
@@ -152,10 +178,9 @@ def run_bot(args) -> int:
         try:
             client.wait_ready(timeout=args.connect_timeout)
         except grpc.FutureTimeoutError:
-            print(f"dominion bot: no Dominion server answers at {args.server} (waited "
-                  f"{args.connect_timeout:g} s); check --server", file=sys.stderr)
+            print(_no_server(args), file=sys.stderr)
             return 2
-        seat = client.seat(args.game, args.token)
+        seat = client.seat(*seats[0])
         try:
             result = play_seat_with(seat, args.bot, args.seed)
         except grpc.RpcError as e:
@@ -165,6 +190,79 @@ def run_bot(args) -> int:
     me = view.player
     print(f"game over: scores {list(result.scores)}, winners {list(result.winners)}; "
           f"this seat ({me}) {'wins' if me in result.winners else 'does not win'}")
+    return 0
+
+
+MAX_BOT_SEATS = 1024   # the seats one PlaySeats stream plays at once
+
+
+def bot_seats(games: list, tokens: list) -> list:
+    """The (game id, token) of each seat `dominion bot` plays, from its --game and --token
+    options: one game for every token, or one game for all of them; ValueError saying what is
+    wrong with any other combination, and, for several seats, an empty game id or token or a
+    seat given twice (one seat goes to the server as it is, which says what is wrong)."""
+    if len(games) == 1:
+        games = games * len(tokens)
+    elif len(games) != len(tokens):
+        raise ValueError(f"give one --game for every --token (paired in order), or one --game "
+                         f"for all of them; not {len(games)} --game and {len(tokens)} --token")
+    seats = list(zip(games, tokens))
+    first: dict = {}
+    for n, seat in enumerate(seats if len(seats) > 1 else (), 1):
+        if not all(seat):
+            raise ValueError(f"seat {n}: --game and --token must not be empty")
+        if seat in first:
+            raise ValueError(f"seat {n} is seat {first[seat]} again (the same --game and "
+                             "--token); give each seat once")
+        first[seat] = n
+    if len(seats) > MAX_BOT_SEATS:
+        raise ValueError(f"at most {MAX_BOT_SEATS} seats in one process (one PlaySeats "
+                         f"stream), not {len(seats)}")
+    return seats
+
+
+def _no_server(args) -> str:
+    return (f"dominion bot: no Dominion server answers at {args.server} (waited "
+            f"{args.connect_timeout:g} s); check --server")
+
+
+async def _run_bots(args, seats: list) -> int:
+    """`dominion bot` for several seats: each seat's number is learned (its token checked)
+    with GetView, then all are played on one PlaySeats stream (`play_seats_async`); a line per
+    seat at the end, in the order given."""
+    from dominion_proto import dominion_pb2 as pb
+
+    from .aio import AsyncClient
+    from .botrunner import play_seats_async
+    from .client import TOKEN_METADATA
+
+    async with AsyncClient(args.server) as client:
+        try:
+            await asyncio.wait_for(client.channel.channel_ready(), args.connect_timeout)
+        except asyncio.TimeoutError:
+            print(_no_server(args), file=sys.stderr)
+            return 2
+        numbers = []
+        for n, (game_id, token) in enumerate(seats, 1):
+            try:
+                reply = await client.stub.GetView(pb.GetViewRequest(game_id=game_id),
+                                                  metadata=((TOKEN_METADATA, token),))
+            except grpc.RpcError as e:
+                print(f"dominion bot: seat {n} (game {game_id}): {e.code().name}: "
+                      f"{e.details()}", file=sys.stderr)
+                return 1
+            numbers.append(reply.view.viewer)
+        bots = [(game_id, token, dominion.bots.make_bot(args.bot, (args.seed + n) % 2**64))
+                for n, (game_id, token) in enumerate(seats)]
+        try:
+            results = await play_seats_async(client, bots)
+        except grpc.RpcError as e:
+            print(f"dominion bot: {e.code().name}: {e.details()}", file=sys.stderr)
+            return 1
+    for (game_id, _), me, result in zip(seats, numbers, results):
+        outcome = "wins" if me in result.winners else "does not win"
+        print(f"game {game_id}, seat {me}: scores {list(result.scores)}, winners "
+              f"{list(result.winners)}; this seat {outcome}")
     return 0
 
 

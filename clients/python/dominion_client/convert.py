@@ -2,6 +2,9 @@
 a client can hand the server's decisions and views to any `dominion.bots` bot unchanged."""
 from __future__ import annotations
 
+from operator import attrgetter
+from typing import Optional
+
 import dominion
 from dominion_proto import dominion_pb2 as pb
 
@@ -45,52 +48,78 @@ def _moves_from_pb(turn: pb.TurnDecision) -> tuple:
 
 def decision_from_pb(msg: pb.Decision) -> dominion.Decision:
     kind = kind_of(msg)
-    common = dict(player=msg.player, kind=kind, prompt=msg.prompt, card=msg.card or None,
-                  purpose=msg.purpose, about_cards=tuple(msg.about_cards),
-                  about_player=msg.about_player if msg.HasField("about_player") else None)
+    player, prompt, card, purpose, about_cards = _decision_fields(msg)
+    common = {"player": player, "kind": kind, "prompt": prompt, "card": card or None,
+              "purpose": purpose, "about_cards": tuple(about_cards),
+              "about_player": msg.about_player if msg.HasField("about_player") else None}
     if kind == dominion.TURN:
         return dominion.Decision(**common, moves=_moves_from_pb(msg.turn), min=1, max=1)
     if kind == dominion.SELECT:
-        return dominion.Decision(**common, cards=tuple(msg.select.cards), min=msg.select.min,
-                                 max=msg.select.max)
+        select = msg.select
+        return dominion.Decision(**common, cards=tuple(select.cards), min=select.min,
+                                 max=select.max)
     if kind == dominion.CHOOSE:
-        return dominion.Decision(**common, options=tuple(msg.choose.options),
-                                 min=msg.choose.min, max=msg.choose.max)
+        choose = msg.choose
+        return dominion.Decision(**common, options=tuple(choose.options), min=choose.min,
+                                 max=choose.max)
     if kind == dominion.ORDER:
-        n = len(msg.order.cards)
-        return dominion.Decision(**common, cards=tuple(msg.order.cards), min=n, max=n)
+        cards = tuple(msg.order.cards)
+        return dominion.Decision(**common, cards=cards, min=len(cards), max=len(cards))
     raise ValueError(f"a decision of a kind this client does not know: {kind!r}")
+
+
+# Fields read together (one C call each): a view is converted at every decision.
+_decision_fields = attrgetter("player", "prompt", "card", "purpose", "about_cards")
+_event_fields = attrgetter("kind", "player", "cards", "detail")
+_supply_fields = attrgetter("name", "count", "cost")
+_player_fields = attrgetter("name", "hand_visible", "hand", "hand_size", "deck_size",
+                            "discard_size", "discard_top", "in_play", "aside", "looking",
+                            "looking_size", "turns_taken", "vp")
 
 
 def event_from_pb(msg: pb.Event) -> dominion.Event:
     """An engine event; hidden cards keep the engine's redacted shape (no cards, the count in
     ``detail``), so `dominion.render` reads it."""
-    if msg.hidden_count and not msg.cards:
-        if msg.kind in dominion.game.PUBLIC_DETAIL and msg.detail.isdigit():
-            return dominion.Event(msg.kind, msg.player, (), (), int(msg.detail))
-        return dominion.Event(msg.kind, msg.player, (), (), msg.hidden_count)
-    return dominion.Event(msg.kind, msg.player, tuple(msg.cards), None, msg.detail or None)
+    kind, player, cards, detail = _event_fields(msg)
+    if cards:
+        return dominion.Event(kind, player, tuple(cards), None, detail or None)
+    hidden = msg.hidden_count
+    if hidden:
+        if kind in dominion.game.PUBLIC_DETAIL and detail.isdigit():
+            return dominion.Event(kind, player, (), (), int(detail))
+        return dominion.Event(kind, player, (), (), hidden)
+    return dominion.Event(kind, player, (), None, detail or None)
 
 
-def view_from_pb(msg: pb.View, decision=None) -> dominion.View:
-    """``decision``: `msg.decision` converted already, when the caller has it."""
-    players = tuple(dominion.PlayerView(
-        name=p.name, hand=tuple(p.hand) if p.hand_visible else None, hand_size=p.hand_size,
-        deck_size=p.deck_size, discard_size=p.discard_size, discard_top=p.discard_top or None,
-        in_play=tuple(p.in_play), aside=tuple(p.aside),
-        looking=tuple(p.looking) if p.hand_visible else None, looking_size=p.looking_size,
-        turns_taken=p.turns_taken, vp=p.vp) for p in msg.players)
+def _player_from_pb(msg: pb.PlayerView) -> dominion.PlayerView:
+    (name, visible, hand, hand_size, deck_size, discard_size, discard_top, in_play, aside,
+     looking, looking_size, turns_taken, vp) = _player_fields(msg)
+    return dominion.PlayerView(
+        name=name, hand=tuple(hand) if visible else None, hand_size=hand_size,
+        deck_size=deck_size, discard_size=discard_size, discard_top=discard_top or None,
+        in_play=tuple(in_play), aside=tuple(aside), looking=tuple(looking) if visible else None,
+        looking_size=looking_size, turns_taken=turns_taken, vp=vp)
+
+
+def view_from_pb(msg: pb.View, decision=None, log: Optional[tuple] = None,
+                 log_start: int = 0) -> dominion.View:
+    """``decision``: `msg.decision` converted already, when the caller has it. ``log`` and
+    ``log_start``: the view's log when the caller has it already converted (the events of
+    the stream since the last decision), instead of `msg.log`."""
     over = msg.game_over
+    if log is None:
+        log = tuple(event_from_pb(e) for e in msg.log)
+        log_start = msg.log[0].index if msg.log else 0
     return dominion.View(
         player=msg.viewer if msg.HasField("viewer") else None, kingdom=tuple(msg.kingdom),
-        supply=tuple((s.name, s.count, s.cost) for s in msg.supply), trash=tuple(msg.trash),
-        players=players, current=msg.current, phase=_PHASES.get(msg.phase, ""), turn=msg.turn,
-        actions=msg.actions, buys=msg.buys, coins=msg.coins,
+        supply=tuple(map(_supply_fields, msg.supply)), trash=tuple(msg.trash),
+        players=tuple(map(_player_from_pb, msg.players)), current=msg.current,
+        phase=_PHASES.get(msg.phase, ""), turn=msg.turn, actions=msg.actions, buys=msg.buys,
+        coins=msg.coins,
         decision=(decision or decision_from_pb(msg.decision)) if msg.HasField("decision")
         else None,
         waiting_for=msg.waiting_for if msg.HasField("waiting_for") else None,
-        log=tuple(event_from_pb(e) for e in msg.log),
-        log_start=msg.log[0].index if msg.log else 0, game_over=over,
+        log=log, log_start=log_start, game_over=over,
         scores=tuple(msg.scores) if over else None, winners=tuple(msg.winners) if over else None,
         waiting=public_decision_from_pb(msg.waiting) if msg.HasField("waiting") else None)
 
