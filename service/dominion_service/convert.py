@@ -76,14 +76,7 @@ _SMALL = [_varint(n) for n in range(1 << 14)]   # the one- and two-byte varints
 
 def varint(n: int) -> bytes:
     """``n`` (>= 0) as a protobuf varint."""
-    if n < 16384:
-        return _SMALL[n]
-    out = bytearray()
-    while n > 127:
-        out.append((n & 127) | 128)
-        n >>= 7
-    out.append(n)
-    return bytes(out)
+    return _SMALL[n] if n < 16384 else _varint(n)
 
 
 def field(tag: bytes, body: bytes) -> bytes:
