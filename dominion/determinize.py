@@ -70,6 +70,7 @@ def _zones_in_work(stack: tuple) -> tuple:
 
 
 def _strings(value):
+    """Every string anywhere inside ``value``, tuples opened."""
     if isinstance(value, str):
         yield value
     elif isinstance(value, tuple):
@@ -108,9 +109,4 @@ def _redeal(generator: int, zones: tuple, pinned: Counter, order: tuple = (0,)) 
 def _card_names(value):
     """Every card name anywhere inside ``value`` (frames are tuples of names, numbers, tuples,
     decisions and moves)."""
-    if isinstance(value, str):
-        if value in CARDS:
-            yield value
-    elif isinstance(value, tuple):
-        for item in value:
-            yield from _card_names(item)
+    return (s for s in _strings(value) if s in CARDS)

@@ -16,8 +16,8 @@ from pyrsistent import pvector
 
 from . import rng
 from .card import CARDS, CONTINUATIONS, card
-from .engine import (BASIC_PILES, Work, _quote, all_cards, check_answer, draw, pile_costs,
-                     pile_index, player_score, push, run, start_turn)
+from .engine import (BASIC_PILES, Work, _quote, check_answer, draw, pile_costs, player_score,
+                     push, run, start_turn, supply_count, zones_score)  # player_score: public
 from .errors import (GameOverError, InvalidConfigError, InvalidPositionError,
                      NotYourDecisionError, StaleAnswerError)
 from .kingdoms import resolve_kingdom
@@ -125,7 +125,7 @@ def _blank_state(config: Config, pile_names: tuple, supply: tuple, players: tupl
                  copper_bonus=0, merchants=0, silvers_played=0, bought=False, left_play=(),
                  next_uid=0, immune=(), stack=(), rng=rng.seed_state(config.seed),
                  log=pvector(), answers=pvector(),
-                 vp=tuple(player_score(all_cards(p)) for p in players))
+                 vp=tuple(zones_score(p) for p in players))
 
 
 def new_game(config: Any = None, *, players=2, kingdom="First Game", sets=None,
@@ -451,7 +451,7 @@ def inspect(state: State) -> Inspection:
 
 def score(state: State) -> tuple:
     """Each seat's victory points now."""
-    return tuple(player_score(all_cards(p)) for p in state.players)
+    return tuple(zones_score(p) for p in state.players)
 
 
 def winners(state: State) -> tuple:
@@ -645,9 +645,7 @@ class Observation:
     def supply_left(self, name: str) -> int:
         """Cards left in the named pile (0 if it has none in this game), without the listing
         of every pile that `supply` builds (strategies read Provinces left at every buy)."""
-        s = self._state
-        i = pile_index(s.pile_names).get(name)
-        return 0 if i is None else s.supply[i]
+        return supply_count(self._state, name)
 
     @property
     def log(self) -> tuple:
