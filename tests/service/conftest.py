@@ -1,12 +1,16 @@
 """Fixtures for the service's end-to-end tests: a real server on a free loopback port."""
 from __future__ import annotations
 
+import itertools
+import os
+
 import pytest
 
 import dominion
 from dominion_client.client import connect
 from dominion_client.local import LocalServer
-from dominion_service import SqliteStorage
+from dominion_service import SqliteStorage, open_storage
+from tests.postgres_server import TemporaryPostgres, find_initdb
 from tests.support import PLAIN_KINGDOM
 
 
@@ -38,3 +42,48 @@ def client(server):
     with connect(server.target) as c:
         c.wait_ready()
         yield c
+
+
+# --- PostgreSQL: one throwaway server for the session, a new database for each test ------------
+
+_databases = itertools.count(1)
+
+
+@pytest.fixture(scope="session")
+def postgres():
+    """A PostgreSQL server of our own (tests/postgres_server.py). In CI (CI=true) it is never
+    skipped: a missing initdb fails the tests."""
+    if find_initdb() is None and os.environ.get("CI") != "true":
+        pytest.skip("PostgreSQL (initdb) is not installed; CI installs it")
+    with TemporaryPostgres() as server:
+        yield server
+
+
+@pytest.fixture
+def pg_url(postgres):
+    """The URL of a new, empty database on the test PostgreSQL."""
+    return postgres.create_database(f"test_{os.getpid()}_{next(_databases)}")
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def open_db(request, tmp_path):
+    """Opens a storage on one database of the test's backend (a SQLite file, or a new
+    PostgreSQL database); each call opens it again, as a restarted server would. Storages
+    left open are closed at the end."""
+    db = str(tmp_path / "games.db") if request.param == "sqlite" else \
+        request.getfixturevalue("pg_url")
+    opened = []
+
+    def open_it():
+        storage = open_storage(db)
+        opened.append(storage)
+        return storage
+
+    open_it.db = db
+    open_it.backend = request.param
+    yield open_it
+    for storage in opened:
+        try:
+            storage.close()
+        except Exception:
+            pass
