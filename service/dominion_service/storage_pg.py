@@ -61,6 +61,9 @@ PG_MIGRATIONS = (
 
 # Servers that start together take turns at migrating (a transaction-level advisory lock).
 _MIGRATION_LOCK = 0x446F6D696E696F6E   # "Dominion"
+# The server that holds a database (a session-level advisory lock on a connection of its own,
+# released by PostgreSQL when that connection ends, even when the process is killed).
+_SERVER_LOCK = 0x446F6D696E696F6F
 
 # Answer N is stored only while the game has N answers: the UPDATE locks the game's row, so a
 # second writer of the same number waits, then finds the count moved and stores nothing.
@@ -98,33 +101,52 @@ class PostgresStorage:
     """Games in a PostgreSQL database named by a URL. Each write is one committed transaction
     (durable once PostgreSQL's commit returns, with its default ``synchronous_commit``). The
     schema is brought to `PG_MIGRATIONS`' latest version when the storage opens. Several
-    servers may use one database: answer numbers are arbitrated by the database
-    (`storage.AnswerConflict` for the loser)."""
+    writers may use one database: answer numbers are arbitrated by the database
+    (`storage.AnswerConflict` for the loser).
+
+    ``exclusive`` (the server's way): the database is held by this storage alone, as a SQLite
+    file is, until it is closed; another exclusive storage on it is refused. A server keeps its
+    games in memory, so two on one database would each serve its own copy of a game (the
+    database would still refuse the second answer to any decision)."""
 
     inline = False   # network round trips: the server calls it from its storage thread
     created_folder = None
 
-    def __init__(self, url: str, pool_size: int = 2, connect_timeout: float = 10.0):
+    def __init__(self, url: str, exclusive: bool = True, pool_size: int = 2,
+                 connect_timeout: float = 10.0):
         self.path = redact(url)
         self._secrets = _secrets(url)
         self._pool: Optional[ConnectionPool] = None
+        self._holder: Optional[psycopg.Connection] = None
         try:
             # One plain connection first: its failure says why (a pool only times out).
-            with psycopg.connect(url, autocommit=True,
-                                 connect_timeout=max(1, int(connect_timeout))) as conn:
+            conn = psycopg.connect(url, autocommit=True,
+                                   connect_timeout=max(1, int(connect_timeout)))
+            try:
+                if exclusive:
+                    self._hold(conn)
                 self._migrate(conn)
                 self._check_writable(conn)
+            finally:
+                if self._holder is None:
+                    conn.close()
             self._pool = ConnectionPool(url, min_size=1, max_size=pool_size, open=False,
                                         kwargs={"autocommit": True}, name="dominion-db",
                                         timeout=connect_timeout)
             self._pool.open(wait=True, timeout=connect_timeout)
         except Exception as e:  # psycopg's, the pool's, or a StorageError of ours
-            if self._pool is not None:
-                self._pool.close()
+            self.close()
             if isinstance(e, StorageError):
                 raise
             raise StorageError(f"{self.path}: cannot be used as the games database "
                                f"({self._scrub(str(e).strip())})") from None
+
+    def _hold(self, conn: psycopg.Connection) -> None:
+        (held,) = conn.execute("SELECT pg_try_advisory_lock(%s)", (_SERVER_LOCK,)).fetchone()
+        if not held:
+            raise StorageError(f"{self.path} is in use by another server (it holds the "
+                               "database's lock); stop that server or use another database")
+        self._holder = conn
 
     def _scrub(self, text: str) -> str:
         for secret in self._secrets:
@@ -277,6 +299,10 @@ class PostgresStorage:
     def close(self) -> None:
         if self._pool is not None:
             self._pool.close()
+            self._pool = None
+        if self._holder is not None:
+            self._holder.close()   # the server lock goes with its connection
+            self._holder = None
 
 
 def _params(game_id: str, number: int, seat: int, answer, over: bool = False,

@@ -66,12 +66,18 @@ def pg_url(postgres):
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
-def open_db(request, tmp_path):
-    """Opens a storage on one database of the test's backend (a SQLite file, or a new
-    PostgreSQL database); each call opens it again, as a restarted server would. Storages
-    left open are closed at the end."""
-    db = str(tmp_path / "games.db") if request.param == "sqlite" else \
+def database(request, tmp_path):
+    """A new database of each backend, as ``--db`` names it: a SQLite file, or the URL of a new
+    PostgreSQL database."""
+    return str(tmp_path / "games.db") if request.param == "sqlite" else \
         request.getfixturevalue("pg_url")
+
+
+@pytest.fixture
+def open_db(request, database):
+    """Opens a storage on the test's `database`; each call opens it again, as a restarted
+    server would. Storages left open are closed at the end."""
+    db = database
     opened = []
 
     def open_it():
@@ -80,7 +86,7 @@ def open_db(request, tmp_path):
         return storage
 
     open_it.db = db
-    open_it.backend = request.param
+    open_it.backend = "postgres" if db.startswith("postgresql://") else "sqlite"
     yield open_it
     for storage in opened:
         try:
