@@ -133,6 +133,9 @@ class Storage(Protocol):
     def dump_games(self) -> Iterator:
         """Every game as `GameRows`, in creation order."""
 
+    def dump_game(self, game_id: str) -> Optional[GameRows]:
+        """One game as `GameRows`, or None."""
+
     def restore_games(self, games: Iterable) -> tuple:
         """Store `GameRows` in one transaction; returns (stored, already there identical).
         A game whose id is there with other contents refuses the whole lot (`StorageError`)."""
@@ -543,6 +546,29 @@ class _Transaction:
         else:
             self.conn.execute("RELEASE answer")
         return False
+
+
+class CopyReport(NamedTuple):
+    games: int          # games in the source
+    answers: int        # their answers
+    copied: int         # games stored in the target
+    already: int        # games the target had already, identical
+
+
+def copy_games(source, target) -> CopyReport:
+    """Copy every game of ``source`` into ``target`` exactly as stored (`GameRows`), in one
+    transaction, then read each back from ``target`` and compare it with the source's. Games
+    the target has already, identical, are left as they are (copying again changes nothing);
+    a different game under the same id refuses the copy, and nothing is stored. A check that
+    fails is a `StorageError`."""
+    games = list(source.dump_games())
+    copied, already = target.restore_games(games)
+    for game in games:
+        there = target.dump_game(game.game_id)
+        if there != game:
+            raise StorageError(f"the copy of game {game.game_id} in {target.path} differs from "
+                               f"the original in {source.path}")
+    return CopyReport(len(games), sum(len(g.answers) for g in games), copied, already)
 
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
