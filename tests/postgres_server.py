@@ -93,6 +93,10 @@ class TemporaryPostgres:
             shutil.rmtree(self.folder, ignore_errors=True)
             self.folder = None
 
+    def postmaster_pid(self) -> int:
+        """The server's main process (the first line of its postmaster.pid)."""
+        return int((self.folder / "data" / "postmaster.pid").read_text().split()[0])
+
     def url(self, dbname: str = "postgres", password: Optional[str] = PASSWORD) -> str:
         secret = f":{password}" if password is not None else ""
         return f"postgresql://postgres{secret}@127.0.0.1:{self.port}/{dbname}"
