@@ -5,8 +5,8 @@ seeds, every seat a network bot on one PlaySeats stream, as in `service_bench`) 
 each, the backends taking turns run by run. Both commit durably: SQLite with its write-ahead log
 and full sync, PostgreSQL with its defaults (fsync, synchronous_commit on). Printed for each:
 answered decisions per second, and CPU time per decision of the server process and (PostgreSQL)
-of the database's own processes, then the ratio the goal is about: server CPU per decision on
-PostgreSQL over SQLite's (at most 1.5).
+of the database's own processes (medians over the runs), then the ratio the goal is about:
+server CPU per decision on PostgreSQL over SQLite's (at most 1.5).
 
 PostgreSQL is a throwaway server started here (tests/postgres_server.py: initdb in a temporary
 folder, 127.0.0.1, a free port), or the one ``--pg URL`` names (a new database is made on it).
@@ -72,11 +72,13 @@ class Backend:
         self.proc.wait(10)
 
     def median(self) -> tuple:
-        """(decisions/s, server CPU us per decision, database CPU us per decision) of the run
-        with the median rate, and every run's rate."""
+        """The medians over the runs of decisions/s, server CPU us per decision and database
+        CPU us per decision (each its own median: the machine is shared and noisy), and
+        every run's rate."""
         rates = [a / s for a, s, *_ in self.runs]
-        a, s, server, _, database = self.runs[rates.index(statistics.median_low(rates))]
-        return a / s, 1e6 * server / a, 1e6 * database / a, rates
+        server = statistics.median(1e6 * cpu / a for a, _, cpu, _, _ in self.runs)
+        database = statistics.median(1e6 * cpu / a for a, _, _, _, cpu in self.runs)
+        return statistics.median(rates), server, database, rates
 
 
 def main(argv=None) -> int:

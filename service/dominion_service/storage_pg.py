@@ -115,13 +115,16 @@ class PostgresStorage:
     def __init__(self, url: str, exclusive: bool = True, pool_size: int = 2,
                  connect_timeout: float = 10.0):
         self.path = redact(url)
+        self._url = url
+        self._connect_timeout = max(1, int(connect_timeout))
         self._secrets = _secrets(url)
         self._pool: Optional[ConnectionPool] = None
         self._holder: Optional[psycopg.Connection] = None
+        self._exclusive = exclusive
+        self._recheck = False   # a write failed on the connection: is the lock still held?
         try:
             # One plain connection first: its failure says why (a pool only times out).
-            conn = psycopg.connect(url, autocommit=True,
-                                   connect_timeout=max(1, int(connect_timeout)))
+            conn = psycopg.connect(url, autocommit=True, connect_timeout=self._connect_timeout)
             try:
                 if exclusive:
                     self._hold(conn)
@@ -147,6 +150,33 @@ class PostgresStorage:
             raise StorageError(f"{self.path} is in use by another server (it holds the "
                                "database's lock); stop that server or use another database")
         self._holder = conn
+
+    def _writing(self):
+        """Around each write: after a write failed on its connection (the database restarted,
+        a network cut), the server lock is checked first, and taken again on a new
+        connection when its old one is gone; while another server holds it, every write is
+        refused (`StorageError`) and nothing is stored."""
+        return _Writing(self)
+
+    def _rehold(self) -> None:
+        if not self._exclusive:
+            return
+        try:
+            self._holder.execute("SELECT 1")
+            return   # the lock's connection lived through it: still held
+        except psycopg.Error:
+            self._holder.close()
+        try:
+            conn = psycopg.connect(self._url, autocommit=True,
+                                   connect_timeout=self._connect_timeout)
+        except psycopg.Error as e:
+            raise StorageError(f"{self.path}: cannot connect to take the server lock again "
+                               f"({self._scrub(str(e).strip())})") from None
+        try:
+            self._hold(conn)
+        except StorageError:
+            conn.close()
+            raise
 
     def _scrub(self, text: str) -> str:
         for secret in self._secrets:
@@ -183,7 +213,7 @@ class PostgresStorage:
     # --- writes ----------------------------------------------------------------------------------
 
     def create_game(self, game: StoredGame) -> None:
-        with self._pool.connection() as conn, conn.transaction():
+        with self._writing(), self._pool.connection() as conn, conn.transaction():
             conn.execute("INSERT INTO games (game_id, config, seats, created, answer_count) "
                          "VALUES (%s, %s, %s, %s, %s)",
                          (game.game_id, config_to_json(game.config), seats_to_json(game.seats),
@@ -196,7 +226,7 @@ class PostgresStorage:
 
     def append_answer(self, game_id: str, number: int, seat: int, answer, over: bool = False,
                       turn: int = 0) -> None:
-        with self._pool.connection() as conn:
+        with self._writing(), self._pool.connection() as conn:
             if conn.execute(_APPEND, _params(game_id, number, seat, answer, over,
                                              turn)).rowcount != 1:
                 raise self._conflict(conn, game_id, number)
@@ -208,7 +238,7 @@ class PostgresStorage:
         `AnswerConflict` in their place and the others are stored; when the transaction
         fails, the exception is raised and none is stored."""
         errors: list = []
-        with self._pool.connection() as conn:
+        with self._writing(), self._pool.connection() as conn:
             with conn.transaction():
                 cur = conn.cursor()
                 cur.executemany(_APPEND, [_params(*row) for row in rows], returning=True)
@@ -281,7 +311,7 @@ class PostgresStorage:
 
     def restore_games(self, games: Iterable) -> tuple:
         stored = same = 0
-        with self._pool.connection() as conn, conn.transaction():
+        with self._writing(), self._pool.connection() as conn, conn.transaction():
             for game in games:
                 there = self._dump_game(conn, game.game_id)
                 if there is not None:
@@ -303,6 +333,21 @@ class PostgresStorage:
         if self._holder is not None:
             self._holder.close()   # the server lock goes with its connection
             self._holder = None
+
+
+class _Writing:
+    def __init__(self, storage: PostgresStorage):
+        self.storage = storage
+
+    def __enter__(self):
+        if self.storage._recheck:
+            self.storage._rehold()
+            self.storage._recheck = False
+
+    def __exit__(self, exc_type, exc, tb):
+        if exc_type is not None and issubclass(exc_type, psycopg.OperationalError):
+            self.storage._recheck = True
+        return False
 
 
 def _params(game_id: str, number: int, seat: int, answer, over: bool = False,

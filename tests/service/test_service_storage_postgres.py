@@ -118,3 +118,26 @@ def test_the_password_is_never_shown(postgres, pg_url, monkeypatch, caplog):
     storage.close()
     assert redact(postgres.url(dbname)) == \
         f"postgresql://postgres:***@127.0.0.1:{postgres.port}/{dbname}"
+
+
+def test_after_the_database_restarts_one_write_fails_unstored_and_the_next_go_through(
+        postgres, pg_url, kingdom):
+    """A restart of PostgreSQL ends the storage's connections: the write in flight fails
+    (and is not stored: the server answers UNAVAILABLE, the client sends it again), the pool
+    connects again, and the server lock is taken again, so a second server is still refused."""
+    storage = open_storage(pg_url)
+    try:
+        storage.create_game(StoredGame("g", dominion.Config(("A", "B"), kingdom, 1, 0),
+                                       (SeatRecord("", ""),) * 2, 0.0))
+        move = dominion.Move("end_phase")
+        storage.append_answer("g", 0, 0, move)
+        postgres.restart()
+        with pytest.raises(psycopg.OperationalError):
+            storage.append_answers([("g", 1, 0, move)])
+        assert storage.append_answers([("g", 1, 0, move)]) == [None]
+        storage.append_answer("g", 2, 1, move)
+        assert [seat for seat, _ in storage.load_game("g").answers] == [0, 0, 1]
+        with pytest.raises(StorageError, match="in use by another server"):
+            open_storage(pg_url)
+    finally:
+        storage.close()
