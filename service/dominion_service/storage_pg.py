@@ -331,7 +331,11 @@ class PostgresStorage:
             self._pool.close()
             self._pool = None
         if self._holder is not None:
-            self._holder.close()   # the server lock goes with its connection
+            try:   # released before the connection ends: its end is not waited for
+                self._holder.execute("SELECT pg_advisory_unlock(%s)", (_SERVER_LOCK,))
+            except psycopg.Error:
+                pass   # the connection is gone, and the lock with it
+            self._holder.close()
             self._holder = None
 
 
