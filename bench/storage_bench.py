@@ -29,7 +29,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
 
 import dominion  # noqa: E402
 from dominion_client.client import connect  # noqa: E402
-from service_bench import cpu_seconds, play_games, start_server  # noqa: E402
+from service_bench import play_games, start_server  # noqa: E402
 from tests.postgres_server import TemporaryPostgres  # noqa: E402
 
 

@@ -268,7 +268,8 @@ SQLITE_MIGRATIONS = (
     Migration(1, "games and their answers", _sqlite_v1),
 )
 
-_SCHEMA_VERSION_TABLE = ("CREATE TABLE IF NOT EXISTS schema_version ("
+# The same table in both backends: one row per schema step applied.
+SCHEMA_VERSION_TABLE = ("CREATE TABLE IF NOT EXISTS schema_version ("
                          "version INTEGER PRIMARY KEY, summary TEXT NOT NULL, "
                          "applied DOUBLE PRECISION NOT NULL)")
 
@@ -333,7 +334,7 @@ class SqliteStorage:
         """Apply the schema steps the file lacks, all in one transaction (a file from before
         versions began is at version 0)."""
         with self._transaction():
-            self._conn.execute(_SCHEMA_VERSION_TABLE)
+            self._conn.execute(SCHEMA_VERSION_TABLE)
             (current,) = self._conn.execute(
                 "SELECT COALESCE(MAX(version), 0) FROM schema_version").fetchone()
             for step in pending_migrations(self.path, current, SQLITE_MIGRATIONS):

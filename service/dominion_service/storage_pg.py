@@ -23,9 +23,9 @@ import psycopg
 from psycopg import conninfo as pg_conninfo
 from psycopg_pool import ConnectionPool
 
-from .storage import (GameRows, Migration, StorageError, StoredGame, answer_conflict,
-                      answer_to_json, check_same_game, config_to_json, finished_game,
-                      pending_migrations, seats_to_json, stored_game)
+from .storage import (SCHEMA_VERSION_TABLE, GameRows, Migration, StorageError, StoredGame,
+                      answer_conflict, answer_to_json, check_same_game, config_to_json,
+                      finished_game, pending_migrations, seats_to_json, stored_game)
 
 _V1 = (
     """CREATE TABLE games (
@@ -186,9 +186,7 @@ class PostgresStorage:
     def _migrate(self, conn: psycopg.Connection) -> None:
         with conn.transaction():
             conn.execute("SELECT pg_advisory_xact_lock(%s)", (_MIGRATION_LOCK,))
-            conn.execute("CREATE TABLE IF NOT EXISTS schema_version ("
-                         "version INTEGER PRIMARY KEY, summary TEXT NOT NULL, "
-                         "applied DOUBLE PRECISION NOT NULL)")
+            conn.execute(SCHEMA_VERSION_TABLE)
             (current,) = conn.execute(
                 "SELECT COALESCE(MAX(version), 0) FROM schema_version").fetchone()
             for step in pending_migrations(self.path, current, PG_MIGRATIONS):

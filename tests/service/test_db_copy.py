@@ -5,7 +5,6 @@ from __future__ import annotations
 import sqlite3
 
 import psycopg
-import pytest
 
 from dominion_client.cli import main
 from dominion_client.client import connect
