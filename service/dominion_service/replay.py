@@ -161,7 +161,8 @@ async def get_replay(replays: Replays, request: pb.GetReplayRequest,
     state = await replays.state_at(record, step)
     log_from = min(request.log_from, len(state.log))
     out = pb.GetReplayResponse(
-        view=view_to_pb(game_id, state, seat, bots, log_from), step=step, steps=steps)
+        view=view_to_pb(game_id, state, seat, bots, log_from), step=step, steps=steps,
+        log_length=len(state.log))
     if step < steps:
         answer_seat, answer = record.answers[step]
         kind = dominion.pending(state).kind

@@ -392,7 +392,7 @@ class DominionService(pb_grpc.DominionServiceServicer):
                                                                 c.name))
         return pb.ListCardsResponse(cards=[
             pb.Card(name=c.name, cost=c.cost, types=c.types, set=c.set, editions=c.editions,
-                    text=c.text, coins=c.coins, vp=c.vp) for c in cards])
+                    text=c.text, coins=c.coins, vp=c.vp, plural=c.plural) for c in cards])
 
     async def ListKingdoms(self, request, context):
         return pb.ListKingdomsResponse(kingdoms=[

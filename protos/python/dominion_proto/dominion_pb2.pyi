@@ -34,7 +34,7 @@ PHASE_CLEANUP: Phase
 PHASE_OVER: Phase
 
 class Card(_message.Message):
-    __slots__ = ("name", "cost", "types", "set", "editions", "text", "coins", "vp")
+    __slots__ = ("name", "cost", "types", "set", "editions", "text", "coins", "vp", "plural")
     NAME_FIELD_NUMBER: _ClassVar[int]
     COST_FIELD_NUMBER: _ClassVar[int]
     TYPES_FIELD_NUMBER: _ClassVar[int]
@@ -43,6 +43,7 @@ class Card(_message.Message):
     TEXT_FIELD_NUMBER: _ClassVar[int]
     COINS_FIELD_NUMBER: _ClassVar[int]
     VP_FIELD_NUMBER: _ClassVar[int]
+    PLURAL_FIELD_NUMBER: _ClassVar[int]
     name: str
     cost: int
     types: _containers.RepeatedScalarFieldContainer[str]
@@ -51,7 +52,8 @@ class Card(_message.Message):
     text: str
     coins: int
     vp: int
-    def __init__(self, name: _Optional[str] = ..., cost: _Optional[int] = ..., types: _Optional[_Iterable[str]] = ..., set: _Optional[str] = ..., editions: _Optional[_Iterable[str]] = ..., text: _Optional[str] = ..., coins: _Optional[int] = ..., vp: _Optional[int] = ...) -> None: ...
+    plural: str
+    def __init__(self, name: _Optional[str] = ..., cost: _Optional[int] = ..., types: _Optional[_Iterable[str]] = ..., set: _Optional[str] = ..., editions: _Optional[_Iterable[str]] = ..., text: _Optional[str] = ..., coins: _Optional[int] = ..., vp: _Optional[int] = ..., plural: _Optional[str] = ...) -> None: ...
 
 class ListCardsRequest(_message.Message):
     __slots__ = ()
@@ -670,15 +672,17 @@ class FinalDeck(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., cards: _Optional[_Iterable[_Union[CardCount, _Mapping]]] = ...) -> None: ...
 
 class GetReplayResponse(_message.Message):
-    __slots__ = ("view", "step", "steps", "next", "decks")
+    __slots__ = ("view", "step", "steps", "next", "decks", "log_length")
     VIEW_FIELD_NUMBER: _ClassVar[int]
     STEP_FIELD_NUMBER: _ClassVar[int]
     STEPS_FIELD_NUMBER: _ClassVar[int]
     NEXT_FIELD_NUMBER: _ClassVar[int]
     DECKS_FIELD_NUMBER: _ClassVar[int]
+    LOG_LENGTH_FIELD_NUMBER: _ClassVar[int]
     view: View
     step: int
     steps: int
     next: RecordedAnswer
     decks: _containers.RepeatedCompositeFieldContainer[FinalDeck]
-    def __init__(self, view: _Optional[_Union[View, _Mapping]] = ..., step: _Optional[int] = ..., steps: _Optional[int] = ..., next: _Optional[_Union[RecordedAnswer, _Mapping]] = ..., decks: _Optional[_Iterable[_Union[FinalDeck, _Mapping]]] = ...) -> None: ...
+    log_length: int
+    def __init__(self, view: _Optional[_Union[View, _Mapping]] = ..., step: _Optional[int] = ..., steps: _Optional[int] = ..., next: _Optional[_Union[RecordedAnswer, _Mapping]] = ..., decks: _Optional[_Iterable[_Union[FinalDeck, _Mapping]]] = ..., log_length: _Optional[int] = ...) -> None: ...
