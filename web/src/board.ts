@@ -161,6 +161,12 @@ export class Board {
     }
   }
 
+  /** The latest turn header in the log ("Turn 3 - Ann"), or "". */
+  get lastTurnText(): string {
+    const turns = this.log.querySelectorAll("li.turn");
+    return turns.length ? (turns[turns.length - 1].textContent ?? "") : "";
+  }
+
   get logLength(): number {
     return this.logCount;
   }

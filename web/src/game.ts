@@ -129,6 +129,21 @@ export class Table {
     this.render();
   }
 
+  /** The server did not answer a call: say so until it does again, then read the table. */
+  private async probe(): Promise<void> {
+    this.connection = "The server cannot be reached; trying again…";
+    while (!this.stopped && this.connection) {
+      await new Promise((r) => setTimeout(r, RETRY_MS));
+      try {
+        await this.readView();
+        this.reconnected();
+        return;
+      } catch {
+        // still away
+      }
+    }
+  }
+
   private apply(update: StreamEventsResponse): void {
     this.reconnected();
     this.addEvents(update.events);
@@ -209,7 +224,8 @@ export class Table {
       const said = inWords(e);
       this.error = said.text;
       this.errorIsConnection = said.connection;
-      if (!said.connection) void this.refresh();   // the game as it stands, after a refusal
+      if (said.connection) void this.probe();
+      else void this.refresh();   // the game as it stands, after a refusal
     }
     this.busy = false;
     this.render();
@@ -328,9 +344,9 @@ export class Table {
     };
     return h("details", { id: "settings" }, h("summary", {}, "Settings"),
       h("div", { class: "popup" },
-        box("auto-treasures", "Play my Treasures by themselves when I can only buy",
+        box("setting-auto-treasures", "Play my Treasures by themselves when I can only buy",
           "autoTreasures"),
-        box("confirm-end", "Ask before ending a turn with a Buy and $2 or more left",
+        box("setting-confirm-end", "Ask before ending a turn with a Buy and $2 or more left",
           "confirmEndTurn")));
   }
 

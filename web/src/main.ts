@@ -12,6 +12,7 @@ function route(): void {
   const root = document.getElementById("app") as HTMLElement;
   table?.stop();
   table = undefined;
+  root.replaceChildren("Loading…");   // nothing of the page before stays while the next loads
   const replay = /^#\/replay\/([^?]+)(?:\?(.*))?$/.exec(window.location.hash);
   if (replay) {
     const id = decodeURIComponent(replay[1]);

@@ -74,7 +74,8 @@ export class ReplayViewer {
   private names: string[] = [];
   private last?: GetReplayResponse;
   private busy = false;
-  private wanted?: number;
+  private wanted?: number;              // the step to show next
+  private inFlight?: number;            // the step being fetched
   private readonly controls = h("section", { id: "question", class: "panel replay",
     "aria-label": "Replay" });
   private readonly banner = h("div", { id: "connection", role: "status" });
@@ -122,8 +123,8 @@ export class ReplayViewer {
     replace(this.controls, h("h2", {}, "Replay"), this.where,
       h("div", { class: "moves" },
         button("replay-start", "⏮ Start", () => 0),
-        button("replay-back", "◀ Back", () => this.step - 1),
-        button("replay-forward", "Forward ▶", () => this.step + 1),
+        button("replay-back", "◀ Back", () => this.goal - 1),
+        button("replay-forward", "Forward ▶", () => this.goal + 1),
         button("replay-end", "End ⏭", () => this.steps)),
       h("div", { class: "replay-options" },
         h("label", { for: "replay-step" }, "Step"), this.slider,
@@ -143,12 +144,17 @@ export class ReplayViewer {
     const target = e.target as HTMLElement | null;
     if (e.ctrlKey || e.metaKey || e.altKey ||
         (target && ["INPUT", "SELECT", "TEXTAREA"].includes(target.tagName))) return;
-    const to = { ArrowLeft: this.step - 1, ArrowRight: this.step + 1, Home: 0,
+    const to = { ArrowLeft: this.goal - 1, ArrowRight: this.goal + 1, Home: 0,
       End: this.steps }[e.key];
     if (to !== undefined) {
       e.preventDefault();
       void this.show(to);
     }
+  }
+
+  /** The step last asked for (steps pressed quickly add up before the table catches up). */
+  private get goal(): number {
+    return this.wanted ?? this.inFlight ?? this.step;
   }
 
   /** Show the table after ``step`` answers; one request at a time, the latest wish wins. */
@@ -160,6 +166,7 @@ export class ReplayViewer {
       while (this.wanted !== undefined) {
         const target = this.wanted;
         this.wanted = undefined;
+        this.inFlight = target;
         const board = this.board!;
         if (fresh) board.truncateLog(0);
         fresh = false;
@@ -179,6 +186,7 @@ export class ReplayViewer {
     } catch (e) {
       replace(this.banner, h("p", { class: "banner" }, inWords(e).text));
     } finally {
+      this.inFlight = undefined;
       this.busy = false;
     }
   }
@@ -194,7 +202,7 @@ export class ReplayViewer {
     if (who) who.textContent = this.seat === undefined ? "Watching as a spectator"
       : `Watching as ${this.names[this.seat] ?? ""}`;
     this.where.textContent = `Step ${this.step} of ${this.steps}` +
-      (v.gameOver ? ": the game is over." : `: ${v.players[v.current]?.name}'s turn ${v.turn}.`);
+      (v.gameOver ? ": the game is over." : `: ${this.board.lastTurnText || "setting up"}.`);
     this.next.textContent = reply.next ? `Next: ${describe(reply.next, v.players.map((p) =>
       p.name))}.` : "";
     this.controls.dataset.step = String(this.step);
