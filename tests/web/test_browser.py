@@ -624,6 +624,12 @@ def test_the_header_says_whose_counters_and_bots_sit_as_people_with_a_bot_mark(
                                   kingdom="First Game", seed=2, first_player=1)
     page.goto(f"{server.web_url}#/game/{game.game_id}")
     expect(page.locator("#status")).to_contain_text("Spectating")
+    with connect(server.target) as client:   # Bob (a bot) moves first, then Ann decides
+        game = client.create_game(["Ann", "Bob"], bots={1: "big-money"},
+                                  kingdom="First Game", seed=2, first_player=1)
+    page.goto(f"{server.web_url}#/game/{game.game_id}")
+    expect(page.locator("#counters")).to_contain_text("Ann's: Actions")
+    expect(page.locator("#turn")).to_contain_text("Ann's turn 1")
 
 
 def test_the_log_colours_players_and_card_names_by_type(server, page):
@@ -638,6 +644,24 @@ def test_the_log_colours_players_and_card_names_by_type(server, page):
     colour = copper.evaluate("c => getComputedStyle(c).borderBottomColor")
     assert colour == "rgb(241, 208, 106)", colour
     expect(page.locator("#counters")).to_contain_text("Your: Actions")
+
+
+def test_dual_typed_cards_are_drawn_in_both_their_colours(server, page):
+    with connect(server.target) as client:
+        game = client.create_game(["Ann", "Bob"], bots={1: "big-money"}, kingdom=[
+            "Great Hall", "Harem", "Nobles", "Mill", "Moat", "Militia", "Village", "Smithy",
+            "Market", "Mine"], seed=4, first_player=0)
+    page.goto(f"{server.web_url}#/game/{game.game_id}?token={game.tokens[0]}")
+    wait_for_question(page)
+    background = lambda name: page.locator(f"#supply .pile[data-card='{name}']").evaluate(  # noqa
+        "c => getComputedStyle(c).backgroundImage + ' ' + getComputedStyle(c).backgroundColor")
+    action, treasure, victory = "rgb(236, 229, 211)", "rgb(241, 208, 106)", "rgb(159, 211, 154)"
+    for name, colours in (("Great Hall", (victory, action)), ("Harem", (treasure, victory)),
+                          ("Nobles", (victory, action)), ("Mill", (victory, action))):
+        drawn = background(name)
+        assert "linear-gradient" in drawn and all(c in drawn for c in colours), (name, drawn)
+    assert "gradient" not in background("Moat") and "168, 198, 238" in background("Moat")
+    assert "gradient" not in background("Militia") and action in background("Militia")
 
 
 def finished_game(server, seat_bot="big-money", seed=6):

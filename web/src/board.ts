@@ -37,7 +37,7 @@ export class Board {
   /** The page: header; the players' areas, the Supply, then the question and your cards
    * along the bottom; beside them the card panel, the trash and the log. */
   layout(root: HTMLElement, question: HTMLElement, banner: HTMLElement): void {
-    replace(root, this.status, banner,
+    replace(root, h("h1", { class: "sr-only" }, "Dominion"), this.status, banner,
       h("div", { class: "table" },
         h("div", { class: "others" }, this.players),
         h("div", { class: "main" }, this.supply),

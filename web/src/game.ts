@@ -385,7 +385,8 @@ export class Table {
     if (hadFocus) {   // the keyboard stays on the question, across answers and others' moves
       const same = focusKey ? this.question.querySelector(
         `[data-focus="${CSS.escape(focusKey)}"]:not([disabled])`) : null;
-      const first = this.question.querySelector("button:not([disabled])");
+      const first = this.question.querySelector("[data-key]:not([disabled])") ??
+        this.question.querySelector("a.primary, button:not([disabled]):not(.card)");
       ((same ?? first ?? this.question) as HTMLElement).focus({ preventScroll: true });
     }
   }
