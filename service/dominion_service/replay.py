@@ -10,6 +10,7 @@ read last), so stepping through a game costs a few engine steps per call, not th
 from __future__ import annotations
 
 import asyncio
+import time
 from collections import OrderedDict
 from typing import Optional
 
@@ -20,11 +21,12 @@ from dominion_proto import dominion_pb2 as pb
 
 from .convert import AnswerShapeError, answer_to_pb, verb_from_pb, view_to_pb
 
-MAX_REPLAY_ANSWERS = 20_000   # far more than any game takes (the longest seen: ~3,000)
+MAX_REPLAY_ANSWERS = 10_000   # far more than a game takes; a whole replay costs ~80 µs an answer
 MAX_NAME = 64
 CHECKPOINT = 64               # answers between kept states
 CACHED_REPLAYS = 16           # records whose checkpoints are kept (least recently used out)
 YIELD_EVERY = 200             # engine steps between letting other calls run
+NEW_REPLAYS_PER_MINUTE = 60   # records one client may have replayed from the start a minute
 
 
 class ReplayRefused(Exception):
@@ -42,13 +44,18 @@ class Replays:
     """Checkpoints of the records replayed last: record -> states after 0, CHECKPOINT,
     2*CHECKPOINT, ... answers (states are immutable values, so keeping them is safe)."""
 
-    def __init__(self, capacity: int = CACHED_REPLAYS):
+    def __init__(self, capacity: int = CACHED_REPLAYS,
+                 per_minute: int = NEW_REPLAYS_PER_MINUTE):
         self.capacity = capacity
+        self.per_minute = per_minute
         self._checkpoints: OrderedDict = OrderedDict()
+        self._started: dict = {}   # client address -> when its recent whole replays began
 
-    async def state_at(self, record: dominion.Record, step: int) -> dominion.State:
+    async def state_at(self, record: dominion.Record, step: int,
+                       client: str = "") -> dominion.State:
         points = self._checkpoints.get(record)
         if points is None:
+            self._charge(client)
             points = await _checkpoints(record)
             self._checkpoints[record] = points
             while len(self._checkpoints) > self.capacity:
@@ -58,6 +65,19 @@ class Replays:
         for seat, answer in record.answers[step - step % CHECKPOINT:step]:
             state = dominion.step(state, answer, seat)
         return state
+
+
+    def _charge(self, client: str) -> None:
+        """A whole replay costs what a game does: a client gets `per_minute` of them."""
+        now = time.monotonic()
+        recent = [t for t in self._started.get(client, ()) if now - t < 60]
+        if len(recent) >= self.per_minute:
+            raise ReplayRefused(grpc.StatusCode.RESOURCE_EXHAUSTED,
+                                f"at most {self.per_minute} new replays a minute from one "
+                                "client; try again shortly")
+        self._started[client] = recent + [now]
+        if len(self._started) > 10_000:   # forget idle clients
+            self._started = {k: v for k, v in self._started.items() if v and now - v[-1] < 60}
 
 
 async def _checkpoints(record: dominion.Record) -> list:
@@ -134,11 +154,11 @@ def final_decks(state: dominion.State) -> list:
         for s, z in enumerate(seats)]
 
 
-async def get_replay(replays: Replays, request: pb.GetReplayRequest,
-                     game_record) -> pb.GetReplayResponse:
+async def get_replay(replays: Replays, request: pb.GetReplayRequest, game_record,
+                     client: str = "") -> pb.GetReplayResponse:
     """The GetReplay RPC; refusals are `ReplayRefused` (and whatever ``game_record`` raises).
     ``game_record(game_id)`` (the service's) gives a finished game's record and the names of
-    its seats' bots."""
+    its seats' bots; ``client``: the caller's address, whose whole replays are counted."""
     source = request.WhichOneof("source")
     if source == "game_id":
         game_id = request.game_id
@@ -158,7 +178,7 @@ async def get_replay(replays: Replays, request: pb.GetReplayRequest,
                        f"not {seat}")
     steps = len(record.answers)
     step = min(request.step, steps)
-    state = await replays.state_at(record, step)
+    state = await replays.state_at(record, step, client)
     log_from = min(request.log_from, len(state.log))
     out = pb.GetReplayResponse(
         view=view_to_pb(game_id, state, seat, bots, log_from), step=step, steps=steps,

@@ -957,7 +957,8 @@ class DominionService(pb_grpc.DominionServiceServicer):
     async def GetReplay(self, request, context):
         """The replay viewer's steps: `replay.get_replay`."""
         try:
-            return await replay.get_replay(self._replays, request, self._finished_record)
+            return await replay.get_replay(self._replays, request, self._finished_record,
+                                           _client_address(context))
         except (ServiceError, replay.ReplayRefused) as e:
             await context.abort(e.code, e.message)
 

@@ -109,3 +109,27 @@ def test_dominion_replay_reads_the_record_the_web_page_downloads(client, finishe
         older, pb.GetRecordResponse())))
     assert main(["replay", str(download)]) == 2
     assert "engine version" in capsys.readouterr().err
+
+
+def test_whole_replays_are_rationed_per_client(finished):
+    """Replaying a record from its start costs what a game does: a client gets a few a
+    minute; steps of a record replayed already are free."""
+    import asyncio
+
+    from dominion_service.replay import Replays, ReplayRefused
+    _, record = finished
+    rec = dominion.Record(dominion.Config(tuple(record.config.players),
+                                          tuple(record.config.kingdom), record.config.seed,
+                                          record.config.first_player, False), ())
+    replays = Replays(capacity=1, per_minute=2)
+
+    async def run():
+        await replays.state_at(rec, 0, "ann")
+        await replays.state_at(rec, 0, "ann")        # kept: not counted
+        other = rec._replace(config=rec.config._replace(seed=rec.config.seed + 1))
+        await replays.state_at(other, 0, "ann")
+        with pytest.raises(ReplayRefused) as refused_:
+            await replays.state_at(rec, 0, "ann")     # pushed out by `other`: a third
+        assert refused_.value.code == grpc.StatusCode.RESOURCE_EXHAUSTED
+        await replays.state_at(rec, 0, "bob")        # another client has its own count
+    asyncio.run(run())
