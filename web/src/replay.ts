@@ -122,10 +122,10 @@ export class ReplayViewer {
       h("button", { type: "button", id, onclick: () => void this.show(to()) }, label);
     replace(this.controls, h("h2", {}, "Replay"), this.where,
       h("div", { class: "moves" },
-        button("replay-start", "⏮ Start", () => 0),
+        button("replay-start", "« Start", () => 0),
         button("replay-back", "◀ Back", () => this.goal - 1),
         button("replay-forward", "Forward ▶", () => this.goal + 1),
-        button("replay-end", "End ⏭", () => this.steps)),
+        button("replay-end", "End »", () => this.steps)),
       h("div", { class: "replay-options" },
         h("label", { for: "replay-step" }, "Step"), this.slider,
         h("label", { for: "replay-seat" }, "See as"), this.seatChoice),
