@@ -585,6 +585,13 @@ def test_a_game_on_a_390_by_844_phone_keeps_the_question_and_hand_in_the_first_s
             answers += 1
             assert answers < 700
         expect(page.locator("#winners")).to_contain_text("win")
+        expect(page.locator("#scores .final-deck .card").first).to_be_visible()
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390   # the end too
+        page.locator("#watch-replay").tap()
+        expect(page.locator("#replay-where")).to_contain_text("Step 0 of")
+        page.locator("#replay-end").tap()
+        expect(page.locator("#replay-where")).to_contain_text("the game is over")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390   # and the replay
         assert not errors, errors
     finally:
         ctx.close()
@@ -702,7 +709,7 @@ def test_the_end_screen_shows_vp_by_card_final_decks_and_turns_and_the_replay_st
     expect(page.locator("#hand")).to_have_count(0)
     page.keyboard.press("End")
     expect(page.locator("#replay-where")).to_contain_text("the game is over")
-    expect(page.locator("#replay-end #scores tbody tr")).to_have_count(2)
+    expect(page.locator("#replay-scores #scores tbody tr")).to_have_count(2)
     page.keyboard.press("Home")
     expect(page.locator("#replay-where")).to_contain_text("Step 0 of")
     expect(page.locator("#log li")).to_have_count(start_log)

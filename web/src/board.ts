@@ -47,9 +47,11 @@ export class Board {
             h("h2", {}, "Log"), this.log))));
   }
 
-  showCard(name: string): void {
+  /** The card's face in the card panel; ``open``: also as a sheet on a phone's screen (not
+   * for a card being picked, whose Confirm the sheet would cover). */
+  showCard(name: string, open = true): void {
     this.catalog.drawBig(this.cardText, name, () => this.cardText.classList.remove("open"));
-    this.cardText.classList.add("open");
+    this.cardText.classList.toggle("open", open);
   }
 
   /** Everything but the question, keeping the keyboard's place: the element that had focus

@@ -491,7 +491,7 @@ export class Table {
             "data-card": c, "data-focus": `q:pick:${i}`,
             "aria-pressed": at >= 0 ? "true" : "false", "data-pick": at >= 0 ? at + 1 : null,
             disabled: disabled || (at < 0 && n >= max),
-            onfocus: () => this.board?.showCard(c),
+            onfocus: () => this.board?.showCard(c, false),
             onclick: () => {
               this.picked = at >= 0 ? this.picked.filter((p) => p !== i) : [...this.picked, i];
               this.render();

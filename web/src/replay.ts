@@ -85,7 +85,7 @@ export class ReplayViewer {
   private readonly seatChoice = h("select", { id: "replay-seat" }) as HTMLSelectElement;
   private readonly where = h("p", { id: "replay-where", "aria-live": "polite" });
   private readonly next = h("p", { id: "replay-next" });
-  private readonly end = h("div", { id: "replay-end" });
+  private readonly end = h("div", { id: "replay-scores" });
 
   constructor(private root: HTMLElement, private gameId: string | undefined,
     private seat: number | undefined) {}
