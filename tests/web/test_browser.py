@@ -704,6 +704,7 @@ def test_the_end_screen_shows_vp_by_card_final_decks_and_turns_and_the_replay_st
     assert page.locator("#log li").count() > start_log
     page.keyboard.press("ArrowLeft")
     expect(page.locator("#replay-where")).to_contain_text("Step 5 of")
+    screenshot(page, ROOT / "docs" / "web-replay.png")
     page.locator("#replay-seat").select_option("")   # a spectator: no hand
     expect(page.locator("#status")).to_contain_text("spectator")
     expect(page.locator("#hand")).to_have_count(0)
@@ -713,7 +714,6 @@ def test_the_end_screen_shows_vp_by_card_final_decks_and_turns_and_the_replay_st
     page.keyboard.press("Home")
     expect(page.locator("#replay-where")).to_contain_text("Step 0 of")
     expect(page.locator("#log li")).to_have_count(start_log)
-    screenshot(page, ROOT / "docs" / "web-replay.png")
 
 
 def test_a_record_file_loaded_in_the_lobby_replays_the_pages_download_and_simulate_records(

@@ -13,6 +13,7 @@ const PILE_GROUPS: [string, string][] = [["Treasure", "Treasures"], ["Victory", 
 export interface Marks {
   buyable?: Set<string>;   // Supply piles the pending decision can buy (drawn, never clicked)
   playable?: Set<string>;  // hand cards it can play
+  watching?: boolean;      // a replay: the viewer's seat is someone else's, not "your"
 }
 
 export class Board {
@@ -134,7 +135,8 @@ export class Board {
           current.seat === v.viewer ? "In play" : `In play (${current.name})`),
         h("div", { class: "cards" }, countedFaces(this.catalog, current.inPlay, "inplay")))
         : null,
-      me ? h("div", { id: "hand" }, h("h2", {}, `Your hand (${me.hand.length})`),
+      me ? h("div", { id: "hand" }, h("h2", {},
+        `${marks.watching ? `${me.name}'s` : "Your"} hand (${me.hand.length})`),
         h("div", { class: "cards" }, me.hand.map((c, i) => this.catalog.face(c, "hand", {
           focus: `hand:${i}`, extra: marks.playable?.has(c) ? "playable" : "",
           note: marks.playable?.has(c) ? "can play" : undefined })))) : null,

@@ -195,7 +195,7 @@ export class ReplayViewer {
     const reply = this.last;
     const v = reply?.view;
     if (!reply || !v || !this.board) return;
-    this.board.render(v);
+    this.board.render(v, { watching: true });
     this.slider.max = String(this.steps);
     this.slider.value = String(this.step);
     const who = document.querySelector("#status-line #who");
