@@ -60,7 +60,7 @@ export class Board {
   render(v: View, marks: Marks = {}): void {
     const focused = (document.activeElement as HTMLElement | null)?.dataset?.focus;
     this.renderSupply(v, marks);
-    this.renderPlayers(v);
+    this.renderPlayers(v, marks);
     this.renderMine(v, marks);
     replace(this.trash, h("h2", {}, `Trash (${v.trash.length})`),
       v.trash.length ? h("div", { class: "cards" }, countedFaces(this.catalog, v.trash, "trash"))
@@ -100,12 +100,12 @@ export class Board {
         h("div", { class: "kingdom", "aria-label": "Kingdom" }, kingdomNames.map(pile))));
   }
 
-  private renderPlayers(v: View): void {
+  private renderPlayers(v: View, marks: Marks): void {
     replace(this.players, h("h2", {}, "Players"), h("div", { class: "seats" },
-      v.players.map((p) => this.seatArea(v, p))));
+      v.players.map((p) => this.seatArea(v, p, marks))));
   }
 
-  private seatArea(v: View, p: PlayerView): HTMLElement {
+  private seatArea(v: View, p: PlayerView, marks: Marks): HTMLElement {
     const current = p.seat === v.current && !v.gameOver;
     return h("div", { class: `seat ${this.seatClass(p.seat)}${current ? " current" : ""}`,
       "data-seat": p.seat },
@@ -113,7 +113,8 @@ export class Board {
       h("span", { class: "who" }, current ? "▶ " : "", p.name),
       p.bot ? h("span", { class: "bot-mark", title: `a bot playing ${botTitle(p.bot)}` },
         "bot") : null,
-      p.seat === v.viewer ? h("span", { class: "you" }, "you") : null,
+      p.seat === v.viewer ? h("span", { class: "you" }, marks.watching ? "seen as" : "you")
+        : null,
       h("span", { class: "vp" }, `${p.vp} VP`)),
     h("div", { class: "zones" },
       h("span", {}, `Hand ${p.handSize}`), h("span", {}, `Deck ${p.deckSize}`),
