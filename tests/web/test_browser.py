@@ -750,6 +750,12 @@ def test_a_record_file_loaded_in_the_lobby_replays_the_pages_download_and_simula
     page.locator("#record-file").set_input_files(str(bad))
     page.locator("#open-record").click()
     expect(page.locator("#record-error")).to_contain_text("not a game record")
+    foreign = json.loads(saved.read_text())
+    foreign["engineVersion"] = "0"
+    saved.write_text(json.dumps(foreign))
+    page.locator("#record-file").set_input_files(str(saved))
+    page.locator("#open-record").click()
+    expect(page.locator("#connection")).to_contain_text("engine version")
 
 
 def axe_violations(page) -> list:

@@ -3,7 +3,7 @@
 // asks for a step. A game of this server is named by its id; a record file the person loads
 // (the page's download, or a line of `dominion simulate --records`) is sent as a record.
 import { create, fromJson, type JsonValue, type MessageInitShape } from "@bufbuild/protobuf";
-import { client, inWords } from "./api";
+import { client, Code, ConnectError, inWords } from "./api";
 import { Board } from "./board";
 import { h, replace } from "./dom";
 import {
@@ -105,7 +105,7 @@ export class ReplayViewer {
           h("span", { id: "who" }, "")));
       await this.show(0, true);
     } catch (e) {
-      replace(this.root, h("p", { class: "error", role: "alert" }, inWords(e).text),
+      replace(this.root, h("p", { class: "error", role: "alert" }, replayTrouble(e)),
         h("a", { href: "#/" }, "Back to the lobby"));
       return;
     }
@@ -184,7 +184,7 @@ export class ReplayViewer {
         this.draw();
       }
     } catch (e) {
-      replace(this.banner, h("p", { class: "banner" }, inWords(e).text));
+      replace(this.banner, h("p", { class: "banner", role: "alert" }, replayTrouble(e)));
     } finally {
       this.inFlight = undefined;
       this.busy = false;
@@ -220,6 +220,16 @@ export class ReplayViewer {
       replace(this.end);
     }
   }
+}
+
+/** Why a replay cannot be shown: the server's reason for a record it refuses (another
+ * engine's, an illegal answer, too large), else the connection's trouble in words. */
+function replayTrouble(error: unknown): string {
+  if (error instanceof ConnectError && [Code.InvalidArgument, Code.ResourceExhausted,
+    Code.FailedPrecondition, Code.NotFound].includes(error.code)) {
+    return `This game cannot be replayed: ${error.rawMessage}`;
+  }
+  return inWords(error).text;
 }
 
 /** What a recorded answer did, in words: "Ann buys a Gold". */
