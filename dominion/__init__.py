@@ -14,7 +14,7 @@ COMPILED = _native.choose()   # True: the mypyc-compiled engine runs (setup.py);
 from . import cards as _cards  # noqa: E402,F401  (fills the card registry)
 from .card import CARDS, SETS, Card, card, card_names
 from .determinize import determinize
-from .engine import cost
+from .engine import cost, score_by_card
 from .errors import (DominionError, GameOverError, IllegalAnswerError, InvalidConfigError,
                      InvalidKingdomError, InvalidPositionError, NotYourDecisionError,
                      StaleAnswerError, UnknownCardError)
@@ -34,7 +34,7 @@ __all__ = [
     "COMPILED", "SEED_LIMIT", "check_seed", "ENGINE_VERSION", "record_to_data", "record_from_data",
     "answer_to_data", "answer_from_data", "new_game", "position", "pending", "step", "view",
     "determinize", "inspect", "Inspection", "SeatZones", "score", "winners", "replay", "record",
-    "is_over", "decision_number", "make_config", "player_score", "visible_event", "cost", "card",
+    "is_over", "decision_number", "make_config", "player_score", "score_by_card", "visible_event", "cost", "card",
     "card_names", "kingdom_pool", "resolve_kingdom", "log_line", "render", "describe_waiting",
     "card_list", "a_card", "plural", "public_decision", "PublicDecision", "CARDS", "SETS",
     "RECOMMENDED", "Card", "Config", "Decision", "Event", "Move", "PlayerState", "PlayerView",

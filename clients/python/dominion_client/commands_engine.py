@@ -61,7 +61,8 @@ def register(sub) -> None:
                     "print its log in Dominion Online's words as one seat saw it, or as a "
                     "spectator did, or as JSON events; then the scores.")
     p.add_argument("record", metavar="FILE.jsonl[:LINE]", nargs="?", default=None,
-                   help="a records file, and the line of the game (from 1; default: 1)")
+                   help="a records file, and the line of the game (from 1; default: 1); or "
+                        "the record the web page downloads at a game's end (FILE.json)")
     p.add_argument("--index", type=int, default=None, metavar="I",
                    help="instead of a file: game I of the simulation given by --bots, --seed "
                         "(and --kingdom, --sets), played again (games are pure functions of "
@@ -281,22 +282,50 @@ def run_simulate(args) -> int:
 
 
 def _read_record_line(spec: str) -> dict:
-    """The JSON record at FILE.jsonl[:LINE] (lines from 1; the first by default)."""
+    """The JSON record at FILE[:LINE]: a file that is one JSON document (the web page's
+    download), or line LINE (from 1; the first by default) of a records file."""
     path, _, line_text = spec.rpartition(":")
     if not path or not line_text.isdigit():
         path, line_text = spec, "1"
     number = int(line_text)
     try:
         with open(path, encoding="utf-8") as f:
-            text = next((t for i, t in enumerate(f, 1) if i == number), None)
+            whole = f.read()
     except OSError as exc:
         raise ValueError(f"cannot read {path}: {exc.strerror}") from None
-    if text is None or number < 1:
+    try:
+        return json.loads(whole)
+    except json.JSONDecodeError:
+        pass
+    lines = whole.splitlines()
+    if not 1 <= number <= len(lines):
         raise ValueError(f"{path} has no line {number}")
     try:
-        return json.loads(text)
+        return json.loads(lines[number - 1])
     except json.JSONDecodeError:
         raise ValueError(f"line {number} of {path} is not JSON") from None
+
+
+def record_of(data) -> dominion.Record:
+    """The record in ``data``: a records file's line (`dominion.record_from_data`), or the
+    JSON of GetRecordResponse that the web page downloads (answers as ``{"seat", "answer"}``);
+    a record of another engine version is refused."""
+    answers = data.get("answers") if isinstance(data, dict) else None
+    if not (answers and isinstance(answers[0], dict)):
+        return dominion.record_from_data(data)
+    from google.protobuf import json_format
+
+    from dominion_proto import dominion_pb2 as pb
+
+    from .convert import record_from_pb
+    try:
+        msg = json_format.ParseDict(data, pb.GetRecordResponse(), ignore_unknown_fields=True)
+    except json_format.ParseError as e:
+        raise dominion.InvalidConfigError(f"this game record cannot be read: {e}") from None
+    rec = record_from_pb(msg)   # then the engine's own checks (its version first)
+    return dominion.record_from_data(dict(
+        dominion.record_to_data(rec), engine_version=msg.engine_version or
+        dominion.ENGINE_VERSION))
 
 
 def run_tournament(args) -> int:
@@ -359,7 +388,7 @@ def run_replay(args) -> int:
                                               "--index with the simulation's --bots and --seed")
         else:
             data = _read_record_line(args.record)
-        state = dominion.replay(dominion.record_from_data(data))
+        state = dominion.replay(record_of(data))
         names = state.config.players
         if args.seat is not None and not 0 <= args.seat < len(names):
             raise dominion.InvalidConfigError(f"--seat must be 0 to {len(names) - 1}")
