@@ -15,6 +15,7 @@ answered, as PettingZoo's API requires. Actions, observations and rewards are do
 by field in docs/research.md. The observation is built from `dominion.view` of the acting seat
 only (and its own picks), so it never holds a card that seat may not see.
 """
-from .env import DominionEnv, action_labels, observation_fields
+from .encoding import action_labels, observation_fields
+from .env import DominionEnv
 
 __all__ = ["DominionEnv", "action_labels", "observation_fields"]
