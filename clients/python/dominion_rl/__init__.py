@@ -16,6 +16,8 @@ by field in docs/research.md. The observation is built from `dominion.view` of t
 only (and its own picks), so it never holds a card that seat may not see.
 """
 from .encoding import action_labels, observation_fields
+from .batched import BatchedDominionEnv, masked_random_actions
 from .env import DominionEnv
 
-__all__ = ["DominionEnv", "action_labels", "observation_fields"]
+__all__ = ["DominionEnv", "BatchedDominionEnv", "masked_random_actions", "action_labels",
+           "observation_fields"]

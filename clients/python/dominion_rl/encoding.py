@@ -72,6 +72,17 @@ def turn_limit_reached(state, max_turns: Optional[int]) -> bool:
             and state.turns_taken[state.current] > max_turns)
 
 
+def final_rewards(state) -> tuple:
+    """Each seat's reward for a finished game: the winners share +1, the others share -1
+    (0 for everyone when all tie)."""
+    winners = dominion.winners(state)
+    n = len(state.players)
+    if len(winners) == n:
+        return (0.0,) * n
+    return tuple(1.0 / len(winners) if seat in winners else -1.0 / (n - len(winners))
+                 for seat in range(n))
+
+
 def new_game_seed(generator: np.random.Generator) -> int:
     """A game's seed drawn from an environment's generator (every environment draws alike)."""
     return int(generator.integers(0, 2 ** 63))
@@ -82,7 +93,7 @@ def legal_actions(d, picked: list) -> list:
     if d is None:
         return []
     if d.kind == TURN:
-        return list(_turn_actions(d.moves))
+        return list(_turn_actions(d.moves)[0])
     if d.kind == CHOOSE:
         if len(d.options) > MAX_OPTIONS:
             raise RuntimeError(f"a question with {len(d.options)} options; the action "
@@ -105,7 +116,8 @@ _TURN_ACTIONS: dict = {}
 
 
 def _turn_actions(moves: tuple) -> tuple:
-    """The action ids of a turn's moves, ascending (remembered: a game has few move sets)."""
+    """The action ids of a turn's moves, ascending, as a tuple and as an index array
+    (remembered: a game has few move sets)."""
     ids = _TURN_ACTIONS.get(moves)
     if ids is None:
         ids = []
@@ -118,7 +130,7 @@ def _turn_actions(moves: tuple) -> tuple:
                 ids.append(PLAY_AT + CARD_INDEX[m.card])
             else:
                 ids.append(BUY_AT + CARD_INDEX[m.card])
-        ids = tuple(sorted(ids))
+        ids = (tuple(sorted(ids)), np.array(sorted(ids), np.intp))
         if len(_TURN_ACTIONS) > 100_000:   # bounded: the move sets of many Kingdoms
             _TURN_ACTIONS.clear()
         _TURN_ACTIONS[moves] = ids
@@ -130,8 +142,11 @@ def action_mask(d, picked: list, out: Optional[np.ndarray] = None) -> np.ndarray
     if out is None:
         out = np.zeros(ACTIONS, np.int8)
     else:
-        out[:] = 0
-    out[legal_actions(d, picked)] = 1
+        out.fill(0)
+    if d is not None and d.kind == TURN:
+        out[_turn_actions(d.moves)[1]] = 1
+    else:
+        out[legal_actions(d, picked)] = 1
     return out
 
 
@@ -173,48 +188,72 @@ def observation(state, seat: int, picked: list, out: Optional[np.ndarray] = None
     if out is None:
         out = np.zeros(OBSERVATION_SIZE, np.float32)
     else:
-        out[:] = 0
+        out.fill(0)
     v = dominion.view(state, seat)
     me = v.players[seat]
     index = CARD_INDEX
-    _count(out, _AT["hand"], me.hand, index)
-    _count(out, _AT["in_play"], me.in_play, index)
-    supply, in_supply, cost = _AT["supply"], _AT["in_supply"], _AT["cost"]
-    for name, left, price in v.supply:
-        k = index[name]
-        out[supply + k] = left
-        out[in_supply + k] = 1
-        out[cost + k] = price
-    _count(out, _AT["trash"], v.trash, index)
+    row = memoryview(out)   # element writes through a memoryview: several times numpy's speed
+    for at, cards in ((_HAND, me.hand), (_IN_PLAY, me.in_play), (_TRASH, v.trash)):
+        for c in cards:
+            k = at + index[c]
+            row[k] = row[k] + 1
     d = v.decision
     if d is not None:
         if d.kind == SELECT or d.kind == ORDER:
-            _count(out, _AT["pool"], d.cards, index)
-            _count(out, _AT["picked"], picked, index)
+            for at, cards in ((_POOL, d.cards), (_PICKED, picked)):
+                for c in cards:
+                    k = at + index[c]
+                    row[k] = row[k] + 1
+        at = _DECISION
+        row[at + KINDS.index(d.kind)] = 1
+        row[at + len(KINDS)] = d.min
+        row[at + len(KINDS) + 1] = d.max
+    row[_DECISION + len(KINDS) + 2] = 1 if v.current == seat else 0
     if me.discard_top is not None:
-        out[_AT["discard_top"] + index[me.discard_top]] = 1
-    at = _AT["turn_state"]
-    out[at] = v.actions
-    out[at + 1] = v.buys
-    out[at + 2] = v.coins
+        row[_DISCARD_TOP + index[me.discard_top]] = 1
+    at = _TURN_STATE
+    row[at] = v.actions
+    row[at + 1] = v.buys
+    row[at + 2] = v.coins
     if v.phase in PHASES:
-        out[at + 3 + PHASES.index(v.phase)] = 1
-    at = _AT["decision"]
-    if d is not None:
-        out[at + KINDS.index(d.kind)] = 1
-        out[at + len(KINDS)] = d.min
-        out[at + len(KINDS) + 1] = d.max
-    out[at + len(KINDS) + 2] = v.current == seat
-    at = _AT["seats"]
+        row[at + 3 + PHASES.index(v.phase)] = 1
+    at = _SEATS
     players = v.players
     n = len(players)
     for k in range(n):  # seats in turn order from this one: 0 is always the observer
         p = players[(seat + k) % n]
-        out[at:at + 5] = (p.vp, p.hand_size, p.deck_size, p.discard_size, p.turns_taken)
+        row[at] = p.vp
+        row[at + 1] = p.hand_size
+        row[at + 2] = p.deck_size
+        row[at + 3] = p.discard_size
+        row[at + 4] = p.turns_taken
         at += 5
+    positions, counts = _supply_block(v.supply)
+    out[positions] = counts
     return out
 
 
-def _count(out: np.ndarray, at: int, cards, index: dict) -> None:
-    for c in cards:
-        out[at + index[c]] += 1
+_HAND, _IN_PLAY, _TRASH, _POOL, _PICKED, _DISCARD_TOP, _TURN_STATE, _DECISION, _SEATS = (
+    _AT[name] for name in ("hand", "in_play", "trash", "pool", "picked", "discard_top",
+                           "turn_state", "decision", "seats"))
+_SUPPLY_BLOCKS: dict = {}
+
+
+def _supply_block(listing: tuple) -> tuple:
+    """(positions, values) of the supply, in_supply and cost blocks for a view's Supply
+    listing. Views share one listing while the counts stay the same, so it is remembered by
+    the listing's identity (the listing is kept alive with it, so its id is not reused)."""
+    hit = _SUPPLY_BLOCKS.get(id(listing))
+    if hit is not None and hit[0] is listing:
+        return hit[1], hit[2]
+    positions, values = [], []
+    supply, in_supply, cost = _AT["supply"], _AT["in_supply"], _AT["cost"]
+    for name, left, price in listing:
+        k = CARD_INDEX[name]
+        positions += (supply + k, in_supply + k, cost + k)
+        values += (left, 1, price)
+    block = (listing, np.array(positions, np.intp), np.array(values, np.float32))
+    if len(_SUPPLY_BLOCKS) > 4096:
+        _SUPPLY_BLOCKS.clear()
+    _SUPPLY_BLOCKS[id(listing)] = block
+    return block[1], block[2]

@@ -12,7 +12,8 @@ from pettingzoo import AECEnv
 import dominion
 
 from .encoding import (ACTIONS, DEFAULT_MAX_TURNS, MAX_PLAYERS, OBSERVATION_SIZE, action_mask,
-                       apply_action, check_action, new_game_seed, observation, turn_limit_reached)
+                       apply_action, check_action, final_rewards,
+                       new_game_seed, observation, turn_limit_reached)
 
 
 class DominionEnv(AECEnv):
@@ -131,16 +132,9 @@ class DominionEnv(AECEnv):
         return self.possible_agents[dominion.pending(self.state).player]
 
     def _finish(self) -> None:
-        winners = set(dominion.winners(self.state))
         scores = dominion.score(self.state)
-        n = self.num_players
-        for a, seat in self.agent_name_mapping.items():
-            if len(winners) == n:
-                self.rewards[a] = 0.0
-            elif seat in winners:
-                self.rewards[a] = 1.0 / len(winners)
-            else:
-                self.rewards[a] = -1.0 / (n - len(winners))
+        for a, reward in zip(self.possible_agents, final_rewards(self.state)):
+            self.rewards[a] = reward
             self.terminations[a] = True
             self.infos[a] = {"scores": scores}
 
