@@ -138,3 +138,40 @@ def test_a_finished_game_reports_termination_with_its_rewards_and_scores():
             break
     else:
         raise AssertionError("no game ended")
+
+
+def test_the_garbage_collector_is_left_as_found_and_still_reclaims_cycles(monkeypatch):
+    import gc
+    import weakref
+    import dominion_rl.batched as batched
+    monkeypatch.setattr(batched, "FULL_COLLECTION_EVERY", 3)
+    env = BatchedDominionEnv(num_games=2)
+    obs, _ = env.reset(seed=1)
+    rng = np.random.default_rng(0)
+
+    class Node:
+        pass
+    cycle = Node()
+    cycle.me = cycle
+    alive = weakref.ref(cycle)
+    del cycle
+    assert gc.isenabled()
+    for _ in range(3):
+        obs, *_ = env.step(masked_random_actions(obs["action_mask"], rng))
+        assert gc.isenabled() and gc.get_freeze_count() == 0
+    assert alive() is None    # the program's cycle, promoted, went at the full collection
+    gc.disable()
+    try:
+        env.step(masked_random_actions(obs["action_mask"], rng))
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+    frozen = Node()
+    gc.freeze()               # a program's own frozen objects stay frozen
+    try:
+        count = gc.get_freeze_count()
+        env.step(masked_random_actions(env._mask, rng))
+        assert 0 < gc.get_freeze_count() <= count   # not unfrozen (some died in the step)
+    finally:
+        gc.unfreeze()
+    del frozen

@@ -23,6 +23,9 @@ from .encoding import (ACTIONS, DEFAULT_MAX_TURNS, MAX_PLAYERS, OBSERVATION_SIZE
                        turn_limit_reached)
 
 
+FULL_COLLECTION_EVERY = 1000   # steps between the full collections of ``promote_gc``
+
+
 class BatchedDominionEnv:
     """``num_games`` games of Dominion for ``players`` seats (2 to 6) on ``kingdom`` (as for
     `dominion.new_game`; ``"random"`` draws a Kingdom per game from ``sets``), stepped together.
@@ -35,10 +38,21 @@ class BatchedDominionEnv:
     returned observation is the new game's, its row of ``rewards`` (one column per seat) holds
     the ended game's final rewards (winners share +1, the others -1; 0 on truncation), and
     ``info["scores"]`` its scores. Everything is deterministic from the seed given to `reset`.
+
+    ``promote_gc`` (default True) keeps Python's cyclic garbage collector from walking the
+    games' states over and over: each step makes a new state per game (values without
+    reference cycles, freed by reference counting), and with hundreds of games alive every
+    young collection walked them all, which made a step 2-3 times slower (bench/rl_bench.py).
+    The collector is paused during a step; with ``promote_gc`` everything it tracks is then
+    moved to its oldest generation (``gc.freeze()`` and ``gc.unfreeze()``), and every
+    `FULL_COLLECTION_EVERY` steps a full collection (``gc.collect()``) reclaims any cycles, the
+    program's own included (a program that froze objects itself, ``gc.get_freeze_count() > 0``,
+    is left as it is). False: the collector is only paused during the step.
     """
 
     def __init__(self, num_games: int, players: int = 2, kingdom="First Game", sets=None,
-                 always_ask: bool = False, max_turns: Optional[int] = DEFAULT_MAX_TURNS):
+                 always_ask: bool = False, max_turns: Optional[int] = DEFAULT_MAX_TURNS,
+                 promote_gc: bool = True):
         if type(num_games) is not int or num_games < 1:
             raise ValueError(f"num_games must be a positive int, not {num_games!r}")
         if not 2 <= players <= MAX_PLAYERS:
@@ -48,6 +62,8 @@ class BatchedDominionEnv:
         self.num_games, self.num_players = num_games, players
         self.kingdom, self.sets, self.always_ask = kingdom, sets, always_ask
         self.max_turns = max_turns
+        self.promote_gc = promote_gc
+        self._steps = 0
         self.num_actions, self.observation_size = ACTIONS, OBSERVATION_SIZE
         self.states: list = []        # the games' current states (immutable engine values)
         self.game_seeds = np.zeros(num_games, np.uint64)
@@ -80,12 +96,8 @@ class BatchedDominionEnv:
         info["game_seeds"] (each row's game's seed, after any reset).
 
         Every action is checked against its mask first: if any is illegal, ValueError names
-        the games and nothing is applied.
-
-        Python's cyclic garbage collector is paused during the step (and restored after): the
-        engine's values are tuples without cycles, freed as they go, but with hundreds of games
-        alive each collection walks them all, which made a step of 256 games 2-3 times
-        slower (bench/rl_bench.py)."""
+        the games and nothing is applied. (The garbage collector: see the class, ``promote_gc``.)
+        """
         if self._generator is None:
             raise RuntimeError("call reset() before step()")
         acts = np.asarray(actions)
@@ -107,6 +119,13 @@ class BatchedDominionEnv:
             return self._step(acts)
         finally:
             if paused:
+                self._steps += 1
+                if self.promote_gc and gc.get_freeze_count() == 0:   # not if the program
+                    # froze objects itself (unfreeze would undo that)
+                    if self._steps % FULL_COLLECTION_EVERY == 0:
+                        gc.collect()
+                    gc.freeze()     # every tracked object to the permanent generation, then
+                    gc.unfreeze()   # back into the oldest one: young collections skip them
                 gc.enable()
 
     def _step(self, acts: np.ndarray):
@@ -125,7 +144,8 @@ class BatchedDominionEnv:
                 picked[i] = []
                 state = dominion.step(states[i], answer, d.player)
                 states[i] = state
-                if dominion.is_over(state):
+                d = dominion.pending(state)
+                if d is None:   # the game is over
                     terminated[i] = True
                 elif turn_limit_reached(state, self.max_turns):
                     truncated[i] = True
@@ -136,7 +156,7 @@ class BatchedDominionEnv:
                         rewards[i] = final_rewards(state)
                     self._start(i)
                     continue
-                d = decisions[i] = dominion.pending(state)
+                decisions[i] = d
                 seats[i] = d.player
             observation(states[i], d.player, picked[i], out=obs_rows[i])
             action_mask(d, picked[i], out=mask_rows[i])

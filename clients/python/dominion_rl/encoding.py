@@ -68,8 +68,8 @@ def turn_limit_reached(state, max_turns: Optional[int]) -> bool:
     """True when the game is to be truncated: the seat whose turn it is has started more than
     ``max_turns`` turns (each seat's own count, as "Turn 12 - Ann" numbers them). None: no
     limit. A finished game is never truncated."""
-    return (max_turns is not None and not dominion.is_over(state)
-            and state.turns_taken[state.current] > max_turns)
+    return (max_turns is not None and state.turns_taken[state.current] > max_turns
+            and not dominion.is_over(state))
 
 
 def final_rewards(state) -> tuple:
@@ -228,32 +228,28 @@ def observation(state, seat: int, picked: list, out: Optional[np.ndarray] = None
         row[at + 3] = p.discard_size
         row[at + 4] = p.turns_taken
         at += 5
-    positions, counts = _supply_block(v.supply)
-    out[positions] = counts
+    block = _SUPPLY_BLOCKS.get(v.supply)
+    if block is None:
+        block = _supply_block(v.supply)
+    out[_SUPPLY:_TRASH] = block
     return out
 
 
-_HAND, _IN_PLAY, _TRASH, _POOL, _PICKED, _DISCARD_TOP, _TURN_STATE, _DECISION, _SEATS = (
-    _AT[name] for name in ("hand", "in_play", "trash", "pool", "picked", "discard_top",
-                           "turn_state", "decision", "seats"))
+(_HAND, _IN_PLAY, _SUPPLY, _IN_SUPPLY, _COST, _TRASH, _POOL, _PICKED, _DISCARD_TOP, _TURN_STATE,
+ _DECISION, _SEATS) = (_AT[name] for name, _ in observation_fields())
 _SUPPLY_BLOCKS: dict = {}
 
 
-def _supply_block(listing: tuple) -> tuple:
-    """(positions, values) of the supply, in_supply and cost blocks for a view's Supply
-    listing. Views share one listing while the counts stay the same, so it is remembered by
-    the listing's identity (the listing is kept alive with it, so its id is not reused)."""
-    hit = _SUPPLY_BLOCKS.get(id(listing))
-    if hit is not None and hit[0] is listing:
-        return hit[1], hit[2]
-    positions, values = [], []
-    supply, in_supply, cost = _AT["supply"], _AT["in_supply"], _AT["cost"]
+def _supply_block(listing: tuple) -> np.ndarray:
+    """The supply, in_supply and cost blocks of a view's Supply listing, remembered by the
+    listing (a game has a few dozen; the memory is bounded)."""
+    block = np.zeros(_TRASH - _SUPPLY, np.float32)
     for name, left, price in listing:
         k = CARD_INDEX[name]
-        positions += (supply + k, in_supply + k, cost + k)
-        values += (left, 1, price)
-    block = (listing, np.array(positions, np.intp), np.array(values, np.float32))
-    if len(_SUPPLY_BLOCKS) > 4096:
+        block[k] = left
+        block[K + k] = 1
+        block[2 * K + k] = price
+    if len(_SUPPLY_BLOCKS) >= 50_000:
         _SUPPLY_BLOCKS.clear()
-    _SUPPLY_BLOCKS[id(listing)] = block
-    return block[1], block[2]
+    _SUPPLY_BLOCKS[listing] = block
+    return block
