@@ -18,8 +18,8 @@ import numpy as np
 
 import dominion
 
-from .encoding import (ACTIONS, DEFAULT_MAX_TURNS, MAX_PLAYERS, OBSERVATION_SIZE, action_mask,
-                       apply_action, final_rewards, new_game_seed, observation,
+from .encoding import (ACTIONS, DEFAULT_MAX_TURNS, OBSERVATION_SIZE, action_mask, apply_action,
+                       check_setup, final_rewards, new_game_seed, observation,
                        turn_limit_reached)
 
 
@@ -55,10 +55,7 @@ class BatchedDominionEnv:
                  promote_gc: bool = True):
         if type(num_games) is not int or num_games < 1:
             raise ValueError(f"num_games must be a positive int, not {num_games!r}")
-        if not 2 <= players <= MAX_PLAYERS:
-            raise ValueError(f"players must be 2 to {MAX_PLAYERS}, not {players}")
-        if max_turns is not None and (type(max_turns) is not int or max_turns < 1):
-            raise ValueError(f"max_turns must be a positive int or None, not {max_turns!r}")
+        check_setup(players, max_turns)
         self.num_games, self.num_players = num_games, players
         self.kingdom, self.sets, self.always_ask = kingdom, sets, always_ask
         self.max_turns = max_turns

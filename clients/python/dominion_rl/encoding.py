@@ -64,6 +64,19 @@ for _name, _size in observation_fields():
 del _offset, _name, _size
 
 
+def check_setup(players, max_turns, bounded: bool = False) -> None:
+    """ValueError unless ``players`` is 2 to 6 and ``max_turns`` a positive int (or None, no
+    limit, unless ``bounded``): every environment's and the OpenSpiel game's check."""
+    if type(players) is not int or not 2 <= players <= MAX_PLAYERS:
+        raise ValueError(f"players must be 2 to {MAX_PLAYERS}, not {players!r}")
+    if max_turns is None and not bounded:
+        return
+    if type(max_turns) is not int or max_turns < 1:
+        need = "a positive int" + ("" if bounded else " or None")
+        why = " (OpenSpiel needs a bounded game)" if bounded else ""
+        raise ValueError(f"max_turns must be {need}{why}, not {max_turns!r}")
+
+
 def turn_limit_reached(state, max_turns: Optional[int]) -> bool:
     """True when the game is to be truncated: the seat whose turn it is has started more than
     ``max_turns`` turns (each seat's own count, as "Turn 12 - Ann" numbers them). None: no

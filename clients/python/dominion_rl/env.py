@@ -11,8 +11,8 @@ from pettingzoo import AECEnv
 
 import dominion
 
-from .encoding import (ACTIONS, DEFAULT_MAX_TURNS, MAX_PLAYERS, OBSERVATION_SIZE, action_mask,
-                       apply_action, check_action, final_rewards,
+from .encoding import (ACTIONS, DEFAULT_MAX_TURNS, OBSERVATION_SIZE, action_mask, apply_action,
+                       check_action, check_setup, final_rewards,
                        new_game_seed, observation, turn_limit_reached)
 
 
@@ -37,10 +37,7 @@ class DominionEnv(AECEnv):
                  always_ask: bool = False, render_mode: Optional[str] = None,
                  max_turns: Optional[int] = DEFAULT_MAX_TURNS):
         super().__init__()
-        if not 2 <= players <= MAX_PLAYERS:
-            raise ValueError(f"players must be 2 to {MAX_PLAYERS}, not {players}")
-        if max_turns is not None and (type(max_turns) is not int or max_turns < 1):
-            raise ValueError(f"max_turns must be a positive int or None, not {max_turns!r}")
+        check_setup(players, max_turns)
         self.num_players = players
         self.kingdom, self.sets, self.always_ask = kingdom, sets, always_ask
         self.max_turns = max_turns

@@ -33,7 +33,8 @@ import dominion
 from dominion.text import card_list
 
 from .encoding import (ACTIONS, CARDS, DEFAULT_MAX_TURNS, MAX_PLAYERS, OBSERVATION_SIZE, OPTION_AT,
-                       action_labels, apply_action, check_action, final_rewards, legal_actions,
+                       action_labels, apply_action, check_action, check_setup, final_rewards,
+                       legal_actions,
                        observation, turn_limit_reached)
 
 # A bound on actions per turn for OpenSpiel's max_game_length (a turn of the longest chains of
@@ -69,11 +70,7 @@ class DominionGame(pyspiel.Game):
     def __init__(self, params=None):
         params = {**_DEFAULT_PARAMS, **(params or {})}
         players, max_turns = int(params["players"]), int(params["max_turns"])
-        if not 2 <= players <= MAX_PLAYERS:
-            raise ValueError(f"players must be 2 to {MAX_PLAYERS}, not {players}")
-        if max_turns < 1:
-            raise ValueError(f"max_turns must be at least 1 (OpenSpiel needs a bounded game), "
-                             f"not {max_turns}")
+        check_setup(players, max_turns, bounded=True)
         self.num_seats, self.max_turns = players, max_turns
         for name in ("kingdom", "sets"):
             if "," in str(params[name]):
