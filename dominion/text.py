@@ -10,8 +10,10 @@ never tells a viewer what the rules hide from them.
 Two styles (`STYLES`): ``"engine"``, the default, and ``"dominion-online"``, Dominion Online's
 own log format, which its players' tools (log parsers, deck trackers) read: a short prefix per
 player derived from the names (`name_prefixes`), header lines (`log_header`), "(+$N)" after
-Treasure plays, "topdecks", a hidden discard naming the visible top card ("discards a card and
-a Copper."), no line for the Clean-up, "The game has ended.". `log_lines` writes a whole log.
+Treasure plays (their printed values: a Coppersmith's or Merchant's bonus is not in the event),
+"topdecks", a hidden discard naming the visible top card ("discards a card and a Copper."), no
+line for the Clean-up, "The game has ended."; `log_lines` writes a whole log, with the "gets
++1 Action." lines of Actions' printed bonuses.
 """
 from __future__ import annotations
 
@@ -128,18 +130,52 @@ def log_lines(events, player_names, viewer: Optional[int] = None, style: str = E
               game_number: int = 1) -> tuple:
     """A whole log as lines for ``viewer``: `log_header`, then each event's `log_line` (the
     events as recorded; those hidden from ``viewer`` are redacted here). In Dominion Online's
-    style a blank line comes before each turn's header, as it does there."""
+    style a blank line comes before each turn's header, as it does there, and an Action's
+    fixed bonuses follow its play as Dominion Online writes them ("A gets +2 Actions.", "A gets
+    +1 Buy.", "A gets +$2."), after the draw of its +Cards: the card's printed bonuses (its
+    data), not those a choice or a condition gives (Pawn, Steward, Baron's +$4)."""
     _check_style(style)
     lines = list(log_header(player_names, style, game_number))
+    online = style == DOMINION_ONLINE
+    gets: list = []        # bonus lines waiting for the draw of the card's +Cards
+    drawer = None          # whose draw they wait for
     for event in events:
+        if gets and not (event.player == drawer and event.kind in ("shuffle", "draw")):
+            lines += gets
+            gets = []
         line = log_line(event, player_names, viewer, style)
-        if style == DOMINION_ONLINE:
+        if online:
             if not line:
                 continue
             if event.kind == "turn":
                 lines.append("")
         lines.append(line)
-    return tuple(lines)
+        if gets and event.kind == "draw":
+            lines += gets
+            gets = []
+        if online and event.kind == "play" and len(event.cards) == 1:
+            bonus = _bonus_lines(event.cards[0], _who(event.player, player_names, style))
+            card = CARDS.get(event.cards[0])
+            if bonus and card is not None and card.plus_cards:
+                gets, drawer = bonus, event.player
+            else:
+                lines += bonus
+    return tuple(lines + gets)
+
+
+def _bonus_lines(name: str, who: str) -> list:
+    """Dominion Online's lines for a played Action's printed +Actions, +Buys and +$."""
+    c = CARDS.get(name)
+    if c is None or not c.is_action:
+        return []
+    out = []
+    if c.plus_actions:
+        out.append(f"{who} gets +{c.plus_actions} Action{'s' if c.plus_actions > 1 else ''}.")
+    if c.plus_buys:
+        out.append(f"{who} gets +{c.plus_buys} Buy{'s' if c.plus_buys > 1 else ''}.")
+    if c.plus_coins:
+        out.append(f"{who} gets +${c.plus_coins}.")
+    return out
 
 
 def render(event, player_names, style: str = ENGINE) -> str:
@@ -162,8 +198,8 @@ def render(event, player_names, style: str = ENGINE) -> str:
             return ""
         if kind == "topdeck":
             return f"{who} topdecks {what}."
-        if kind == "play" and cards and all(CARDS[c].coins for c in cards if c in CARDS):
-            coins = sum(CARDS[c].coins for c in cards if c in CARDS)
+        if kind == "play" and cards and all(c in CARDS and CARDS[c].is_treasure for c in cards):
+            coins = sum(CARDS[c].coins for c in cards)   # printed values (see the module doc)
             again = " again" if detail == "again" else ""
             return f"{who} plays {what}{again}. (+${coins})"
     if kind == "shuffle":

@@ -145,3 +145,31 @@ def test_replay_prints_a_game_in_dominion_onlines_format(tmp_path):
     engine = subprocess.run(run + ["replay", f"{records}:2"], check=True, capture_output=True,
                             text=True).stdout.splitlines()
     assert engine[-2] == "The game is over." and engine[-1].startswith("Scores: ")
+
+
+def test_an_actions_printed_bonuses_follow_its_play_after_the_draw_of_its_cards():
+    events = [Event("turn", 0, (), None, 1), Event("play", 0, ("Village",)), Event("shuffle", 0),
+              Event("draw", 0, ("Copper",), (0,)), Event("play", 0, ("Festival",)),
+              Event("play", 0, ("Throne Room",)), Event("play", 0, ("Market",)),
+              Event("draw", 0, ("Gold",), (0,)), Event("play", 0, ("Market",), None, "again"),
+              Event("draw", 0, ("Estate",), (0,)), Event("play", 0, ("Baron",)),
+              Event("discard", 0, ("Estate",)), Event("play", 0, ("Copper", "Copper")),
+              Event("cleanup", 0), Event("game_over", 0)]
+    assert dominion.log_lines(events, ("Ann", "Bob"), 1, STYLE, 3)[6:] == (
+        "", "Turn 1 - Ann",
+        "A plays a Village.", "A shuffles their deck.", "A draws a card.", "A gets +2 Actions.",
+        "A plays a Festival.", "A gets +2 Actions.", "A gets +1 Buy.", "A gets +$2.",
+        "A plays a Throne Room.",
+        "A plays a Market.", "A draws a card.", "A gets +1 Action.", "A gets +1 Buy.",
+        "A gets +$1.",
+        "A plays a Market again.", "A draws a card.", "A gets +1 Action.", "A gets +1 Buy.",
+        "A gets +$1.",
+        "A plays a Baron.", "A gets +1 Buy.", "A discards an Estate.",   # +$4: a choice's
+        "A plays 2 Coppers. (+$2)",
+        "The game has ended.")
+    # a card's +Cards with nothing left to draw: its bonuses come right after all the same
+    assert dominion.log_lines([Event("play", 1, ("Village",)), Event("game_over", 1)],
+                              ("Ann", "Bob"), None, STYLE)[6:] == (
+        "B plays a Village.", "B gets +2 Actions.", "The game has ended.")
+    # the engine's style has no such lines
+    assert "gets" not in " ".join(dominion.log_lines(events, ("Ann", "Bob"), 1))
