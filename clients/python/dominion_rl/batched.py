@@ -109,13 +109,13 @@ class BatchedDominionEnv:
             raise ValueError(f"illegal actions in games {bad[:10].tolist()} (actions "
                              f"{acts[bad[:10]].tolist()}; see obs['action_mask']); "
                              f"nothing was applied")
-        paused = gc.isenabled()
-        if paused:
+        was_enabled = gc.isenabled()
+        if was_enabled:
             gc.disable()
         try:
             return self._step(acts)
         finally:
-            if paused:
+            if was_enabled:
                 self._steps += 1
                 if self.promote_gc and gc.get_freeze_count() == 0:   # not if the program
                     # froze objects itself (unfreeze would undo that)
