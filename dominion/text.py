@@ -90,7 +90,7 @@ def name_prefixes(player_names) -> tuple:
     """Dominion Online's short name per player: the shortest start of the name (spaces left
     out) that starts no other player's name ("Ann", "Bob" -> "A", "B"; "Ann", "Andy" -> "Ann",
     "And"), the whole name when it starts another's, and the seat number added to names that
-    are still alike; unique within the game."""
+    are still alike ("Ann", "Ann" -> "Ann1", "Ann2"); unique within the game, one word each."""
     names = ["".join(str(n).split()) or f"P{i + 1}" for i, n in enumerate(player_names)]
     out = []
     for i, name in enumerate(names):
@@ -98,7 +98,16 @@ def name_prefixes(player_names) -> tuple:
         short = next((name[:k] for k in range(1, len(name) + 1)
                       if not any(o.startswith(name[:k]) for o in others)), name)
         out.append(short)
-    return tuple(p if out.count(p) == 1 else f"{p}{i + 1}" for i, p in enumerate(out))
+    taken = {p for p in out if out.count(p) == 1}
+    unique = []
+    for i, p in enumerate(out):
+        if out.count(p) > 1:   # alike names: the seat's number, then "_" until unique
+            p = f"{p}{i + 1}"
+            while p in taken:
+                p += "_"
+            taken.add(p)
+        unique.append(p)
+    return tuple(unique)
 
 
 def _who(player: int, player_names, style: str) -> str:

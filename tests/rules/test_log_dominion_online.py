@@ -173,3 +173,20 @@ def test_an_actions_printed_bonuses_follow_its_play_after_the_draw_of_its_cards(
         "B plays a Village.", "B gets +2 Actions.", "The game has ended.")
     # the engine's style has no such lines
     assert "gets" not in " ".join(dominion.log_lines(events, ("Ann", "Bob"), 1))
+
+
+def test_short_names_are_unique_single_words_for_any_names():
+    from hypothesis import given, settings, strategies as st
+    names = st.lists(st.text(alphabet="AaBb b1", min_size=1, max_size=6), min_size=2,
+                     max_size=6)
+
+    @settings(max_examples=300, deadline=None)
+    @given(names)
+    def check(players):
+        prefixes = dominion.name_prefixes(players)
+        assert len(set(prefixes)) == len(players)
+        for i, (name, short) in enumerate(zip(players, prefixes)):
+            assert short and not any(ch.isspace() for ch in short)
+            spaceless = "".join(name.split()) or f"P{i + 1}"
+            assert spaceless.startswith(short) or short.startswith(spaceless)
+    check()
