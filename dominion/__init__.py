@@ -25,7 +25,8 @@ from .game import (ENGINE_VERSION, SEED_LIMIT, Inspection, answer_from_data, ans
                    player_score, position, public_decision, record, replay, score, step, view,
                    visible_event, winners)
 from .kingdoms import RECOMMENDED, kingdom_pool, resolve_kingdom
-from .text import a_card, card_list, describe_waiting, log_line, plural, render
+from .text import (STYLES, a_card, card_list, describe_waiting, log_header, log_line, log_lines,
+                   name_prefixes, plural, render)
 from .state import (ACTION, BUY, CHOOSE, CLEANUP, END_PHASE, ORDER, OVER, PLAY, PLAY_TREASURES,
                     SELECT, TURN, Config, Decision, Event, Move, PlayerState, PublicDecision,
                     State)
@@ -36,6 +37,7 @@ __all__ = [
     "determinize", "inspect", "Inspection", "SeatZones", "score", "winners", "replay", "record",
     "is_over", "decision_number", "make_config", "player_score", "score_by_card", "visible_event", "cost", "card",
     "card_names", "kingdom_pool", "resolve_kingdom", "log_line", "render", "describe_waiting",
+    "STYLES", "log_header", "log_lines", "name_prefixes",
     "card_list", "a_card", "plural", "public_decision", "PublicDecision", "CARDS", "SETS",
     "RECOMMENDED", "Card", "Config", "Decision", "Event", "Move", "PlayerState", "PlayerView",
     "Record", "State", "View", "TURN", "SELECT", "CHOOSE", "ORDER", "PLAY", "PLAY_TREASURES",

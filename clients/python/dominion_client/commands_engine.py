@@ -77,6 +77,10 @@ def register(sub) -> None:
     p.add_argument("--json", action="store_true",
                    help="print one JSON object per event (kind, player, cards, hidden, detail, "
                         "text)")
+    p.add_argument("--style", choices=dominion.STYLES, default="engine",
+                   help="the log's words: the engine's (default), or Dominion Online's exact "
+                        "log format (short names, header lines, (+$N)), which its players' "
+                        "log parsers and deck trackers read")
     p.set_defaults(run=run_replay)
 
     p = sub.add_parser(
@@ -281,27 +285,45 @@ def run_simulate(args) -> int:
     return 1 if summary["errors"] else 0
 
 
-def _read_record_line(spec: str) -> dict:
-    """The JSON record at FILE[:LINE]: a file that is one JSON document (the web page's
-    download), or line LINE (from 1; the first by default) of a records file."""
+def _record_line_number(spec: str) -> int:
+    """LINE of FILE.jsonl[:LINE] (1 when not given)."""
+    return _record_spec(spec)[1]
+
+
+def _record_spec(spec: str) -> tuple:
+    """(FILE, LINE) of FILE.jsonl[:LINE]."""
     path, _, line_text = spec.rpartition(":")
     if not path or not line_text.isdigit():
         path, line_text = spec, "1"
-    number = int(line_text)
+    return path, int(line_text)
+
+
+def _read_record_line(spec: str) -> dict:
+    """The JSON record at FILE[:LINE]: line LINE (from 1; the first by default) of a records
+    file, read line by line (a records file can be as long as a simulation), or a file that is
+    one JSON document (the web page's download)."""
+    path, number = _record_spec(spec)
     try:
         with open(path, encoding="utf-8") as f:
-            whole = f.read()
+            first = f.readline()
+            try:
+                first_record = json.loads(first)
+            except json.JSONDecodeError:
+                first_record = None
+            if first_record is None:   # not a JSON line: the whole file is one document
+                try:
+                    return json.loads(first + f.read())
+                except json.JSONDecodeError:
+                    raise ValueError(f"{path} is neither a records file (a JSON object per "
+                                     "line) nor one record (a JSON document)") from None
+            text = first if number == 1 else \
+                next((t for i, t in enumerate(f, 2) if i == number), None)
     except OSError as exc:
         raise ValueError(f"cannot read {path}: {exc.strerror}") from None
-    try:
-        return json.loads(whole)
-    except json.JSONDecodeError:
-        pass
-    lines = whole.splitlines()
-    if not 1 <= number <= len(lines):
+    if text is None or number < 1:
         raise ValueError(f"{path} has no line {number}")
     try:
-        return json.loads(lines[number - 1])
+        return json.loads(text)
     except json.JSONDecodeError:
         raise ValueError(f"line {number} of {path} is not JSON") from None
 
@@ -395,17 +417,21 @@ def run_replay(args) -> int:
     except (dominion.DominionError, ValueError) as exc:
         print(f"dominion replay: {exc}", file=sys.stderr)
         return 2
-    for event in dominion.view(state, args.seat, log_from=0).log:
-        line = dominion.render(event, names)
-        if args.json:
+    # Dominion Online's "Game #N": the record's line in its file, or the simulation's index.
+    game_number = args.index if args.index is not None else _record_line_number(args.record)
+    if args.json:
+        seen = dominion.view(state, args.seat, log_from=0).log
+        for raw, event in zip(state.log, seen):
+            line = dominion.log_line(raw, names, args.seat, args.style)
             hidden = not event.cards and event.seen_by is not None
             print(json.dumps({"kind": event.kind, "player": event.player,
                               "cards": list(event.cards),
                               "hidden": event.detail if hidden else 0,
                               "detail": None if hidden else event.detail, "text": line}))
-        else:
+    else:
+        for line in dominion.log_lines(state.log, names, args.seat, args.style, game_number):
             print(line)
-    if not args.json:
+    if not args.json and args.style == "engine":
         scores = dominion.score(state)
         print("Scores: " + ", ".join(f"{n} {v}" for n, v in zip(names, scores)) + "; winner"
               + ("s" if len(dominion.winners(state)) > 1 else "") + ": "
