@@ -36,7 +36,7 @@ from dominion_proto import dominion_pb2 as pb
 
 from .convert import AnswerShapeError, answer_from_pb
 from .limits import ServiceError, short
-from .table import Game, GameTable, bot_seed
+from .table import Game, GameTable, abandoned_message, bot_seed
 from .writer import GroupWriter
 
 log = logging.getLogger("dominion_service")
@@ -132,6 +132,8 @@ class Answering:
         state = game.state
         decision = dominion.pending(state)
         number = dominion.decision_number(state)
+        if game.abandoned:
+            raise ServiceError(grpc.StatusCode.FAILED_PRECONDITION, abandoned_message(game))
         if decision is None:
             if answer.sequence < number:  # a retried answer: it was applied, and ended it
                 raise ServiceError(grpc.StatusCode.ABORTED,
@@ -172,6 +174,28 @@ class Answering:
         if error is not None:
             raise not_stored(game, state, error)
         self.publish(game, state)
+
+    async def abandon_idle(self, after: float) -> int:
+        """End as abandoned every game in progress that has had no answer for ``after``
+        seconds and is not answering now: recorded (`Storage.abandon_game`), its slot freed,
+        its streams ended. Returns how many."""
+        now = time.monotonic()
+        ended = 0
+        for game in [g for g in self.table.playing.values() if now - g.last_change > after]:
+            if not game.lock.try_acquire():
+                continue
+            try:
+                await self.writer.call(self.writer.storage.abandon_game, game.id)
+                game.abandoned = True
+                self.table.retire(game)
+                game.publish(game.state)   # its streams see that it ended
+                ended += 1
+                log.info("game %s ended as abandoned: no answer for %.0f s", game.id, after)
+            except Exception:
+                log.exception("game %s could not be recorded as abandoned; kept", game.id)
+            finally:
+                game.lock.release()
+        return ended
 
     # --- the server's bots ------------------------------------------------------------------------
 

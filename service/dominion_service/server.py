@@ -12,6 +12,7 @@ over the service's rooms:
 from __future__ import annotations
 
 import asyncio
+import errno
 import hashlib
 import logging
 import secrets
@@ -31,7 +32,9 @@ from dominion_proto import dominion_pb2_grpc as pb_grpc
 from .answers import Answering, Pending
 from .convert import answer_to_pb, config_to_pb, view_to_pb
 from .limits import (DEFAULT_PAGE, MAX_NAME, MAX_PAGE, CreationLimits, ServiceError,
-                     ServiceOptions, check_create_request, quote, short)
+                     ServiceOptions, TrustedProxies, check_create_request, fit_to_file_limit,
+                     quote, short)
+from .logs import rate_limited
 from .storage import FinishedGame, SeatRecord, Storage, StoredGame
 from .streams import PlayStream, Streams, Undecodable, check_from_event
 from .table import Game, GameTable, token_digest
@@ -40,6 +43,8 @@ from .writer import GroupWriter
 log = logging.getLogger("dominion_service")
 
 TOKEN_METADATA = "x-seat-token"
+# Forwarding headers: read only from a proxy the operator trusts (`ServiceOptions.trusted_proxies`)
+FORWARDING_HEADERS = ("forwarded", "x-forwarded-for")
 SERVICE_NAME = pb.DESCRIPTOR.services_by_name["DominionService"].full_name
 DEFAULT_KINGDOM = "First Game"
 
@@ -60,6 +65,8 @@ class DominionService(pb_grpc.DominionServiceServicer):
         self.stopping = asyncio.Event()   # set at shutdown: streams end UNAVAILABLE (retry)
         self.answering = Answering(self.table, self.writer, self.stopping)
         self.streams = Streams(self._game, self.answering, self.stopping)
+        self.proxies = TrustedProxies(options.trusted_proxies)
+        self._sweeper: Optional[asyncio.Task] = None
 
     # What tests and tools read: the games in progress, over, and broken, by id.
     @property
@@ -95,13 +102,45 @@ class DominionService(pb_grpc.DominionServiceServicer):
             async with game.lock:
                 await self.answering.play_bots(game)
 
+    def start_sweeping(self) -> None:
+        """End abandoned games (`ServiceOptions.abandon_after`) from now on, checking a few
+        times per period."""
+        after = self.options.abandon_after
+        if after > 0 and self._sweeper is None:
+            self._sweeper = asyncio.ensure_future(self._sweep(after, min(60.0, after / 4)))
+
+    async def _sweep(self, after: float, every: float) -> None:
+        while not self.stopping.is_set():
+            await asyncio.sleep(every)
+            try:
+                await self.answering.abandon_idle(after)
+            except Exception:   # never stops the sweeping
+                log.exception("ending abandoned games failed")
+
     def stop_streams(self) -> None:
         """Shutdown: every open stream wakes up and ends UNAVAILABLE (clients resume it)."""
         self.stopping.set()
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         self.streams.wake_all(self.table.all_held())
 
     def close(self) -> None:
         self.writer.close()
+
+    def client_address(self, context) -> str:
+        """Who the caller is, for the per-client limits: the connection's address, or what a
+        trusted proxy's forwarding header says (`limits.TrustedProxies`)."""
+        peer = context.peer() or ""
+        kind, _, rest = peer.partition(":")
+        host = (rest.rsplit(":", 1)[0] if kind in ("ipv4", "ipv6") else peer).strip("[]")
+        if not self.proxies.networks:
+            return host
+        metadata = context.invocation_metadata() or ()
+
+        def header(name: str) -> Optional[str]:
+            values = [value for key, value in metadata if key == name]
+            return ",".join(values) if values else None
+        return self.proxies.client(host, header)
 
     async def _game(self, game_id: str) -> Game:
         """The game ``game_id``: one being played, or one over (its record read again if it
@@ -161,7 +200,7 @@ class DominionService(pb_grpc.DominionServiceServicer):
 
     async def CreateGame(self, request, context):
         try:
-            creator = _client_address(context)
+            creator = self.client_address(context)
             self.limits.check(creator, self.table.playing.values())
             return await asyncio.shield(self._create_game(request, creator))
         except ServiceError as e:
@@ -205,7 +244,8 @@ class DominionService(pb_grpc.DominionServiceServicer):
         created = time.time()
         try:
             await self.writer.call(self.storage.create_game,
-                                   StoredGame(game_id, state.config, seats, created))
+                                   StoredGame(game_id, state.config, seats, created,
+                                              creator=creator))
         except Exception:
             log.exception("game %s could not be stored; not created", game_id)
             raise ServiceError(grpc.StatusCode.UNAVAILABLE,
@@ -338,15 +378,17 @@ class DominionService(pb_grpc.DominionServiceServicer):
         try:
             game = await self._game(request.game_id)
             state = game.state
-            if not dominion.is_over(state):
+            if not dominion.is_over(state) and not game.abandoned:
                 raise ServiceError(grpc.StatusCode.FAILED_PRECONDITION,
                                    f"game {game.id} is not over; its record (and seed) is "
                                    "secret until it ends")
         except ServiceError as e:
             await context.abort(e.code, e.message)
         rec = dominion.record(state)
-        out = pb.GetRecordResponse(config=config_to_pb(rec.config), scores=dominion.score(state),
-                                   winners=dominion.winners(state))
+        out = pb.GetRecordResponse(config=config_to_pb(rec.config))
+        if dominion.is_over(state):
+            out.scores.extend(dominion.score(state))
+            out.winners.extend(dominion.winners(state))
         replayed = dominion.new_game(rec.config)  # to learn each answer's decision kind
         for number, (seat, answer) in enumerate(rec.answers):
             kind = dominion.pending(replayed).kind
@@ -367,14 +409,6 @@ def _play_start(request) -> pb.PlayStart:
                            "the first message of a Play stream is PlayRequest.start, naming the "
                            "game; answers come after it")
     return request.start
-
-
-def _client_address(context) -> str:
-    """The calling client's address without its port ("ipv4:127.0.0.1:5000" -> "127.0.0.1")."""
-    peer = context.peer() or ""
-    kind, _, rest = peer.partition(":")
-    host = rest.rsplit(":", 1)[0] if kind in ("ipv4", "ipv6") else peer
-    return host.strip("[]")
 
 
 def _summary(g) -> pb.GameSummary:
@@ -414,6 +448,7 @@ class RunningServer(NamedTuple):
     service: DominionService
     port: int
     web: Optional[object] = None   # the web door (`web.RunningWeb`) when it was asked for
+    health: Optional[object] = None
 
     @property
     def web_port(self) -> Optional[int]:
@@ -422,28 +457,64 @@ class RunningServer(NamedTuple):
     async def stop(self, grace: Optional[float] = 1.0) -> None:
         """Stop: new calls are refused (UNAVAILABLE), open streams end UNAVAILABLE at once
         (clients resume them after a restart), answers in flight are applied and stored within
-        ``grace`` seconds; then the storage is closed."""
+        ``grace`` seconds; then the storage is closed. With no answer in flight it takes a
+        moment, not ``grace``: every stream ends at once (health Watch streams too)."""
         self.service.stop_streams()
+        if self.health is not None:
+            await self.health.enter_graceful_shutdown()
+        stops = [self.server.stop(grace)]
         if self.web is not None:
-            await self.web.stop(grace or 0.0)
-        await self.server.stop(grace)
+            stops.append(self.web.stop(grace or 0.0))
+        await asyncio.gather(*stops)
         self.service.close()
+
+
+def grpc_options(options: ServiceOptions) -> list:
+    """The gRPC door's channel arguments: its connection limits (`ServiceOptions`), keepalive
+    enforcement (a client may not ping more often than every 10 s without calls: more is a
+    flood and ends its connection), and bounds on what one connection may hold (messages: gRPC's 4 MiB, each string in them
+    refused past `limits.MAX_NAME`)."""
+    idle_ms = int(options.idle_timeout * 1000)
+    return [
+        ("grpc.so_reuseport", 0),
+        ("grpc.max_allowed_incoming_connections", options.max_connections),
+        ("grpc.server_handshake_timeout_ms", idle_ms),     # slow TLS or HTTP/2 preface
+        ("grpc.max_connection_idle_ms", idle_ms),          # no call under way for this long
+        ("grpc.max_connection_age_ms", 24 * 3600 * 1000),  # then a GOAWAY; streams resume
+        ("grpc.max_connection_age_grace_ms", 3600 * 1000),
+        ("grpc.max_concurrent_streams", MAX_CALLS_PER_CONNECTION),
+        ("grpc.keepalive_time_ms", 60_000),                # the server pings to find dead peers
+        ("grpc.keepalive_timeout_ms", 20_000),
+        ("grpc.http2.min_ping_interval_without_data_ms", 10_000),
+        ("grpc.http2.max_ping_strikes", 2),
+        ("grpc.max_metadata_size", MAX_METADATA_BYTES),
+    ]
+
+
+MAX_CALLS_PER_CONNECTION = 100     # calls (streams) open at once on one gRPC connection
+MAX_METADATA_BYTES = 16 * 1024
 
 
 async def start_server(storage: Storage, host: str = "127.0.0.1", port: int = 0,
                        options: ServiceOptions = ServiceOptions(),
-                       web_port: Optional[int] = None) -> RunningServer:
+                       web_port: Optional[int] = None,
+                       tls: Optional[tuple] = None) -> RunningServer:
     """Load every stored game, then serve on ``host:port`` (port 0: a free one; see
     `RunningServer.port`) with health checking and reflection (v1 and v1alpha), and, when
     ``web_port`` is given, the same service over Connect and gRPC-Web with the web page on
-    ``host:web_port`` (`web`). Ports are bound exclusively: a port another server holds is
-    refused (OSError), never shared."""
+    ``host:web_port`` (`web`). ``tls``: (certificate file, private key file), PEM, to serve
+    both doors over TLS only. Ports are bound exclusively: a port another server holds is
+    refused (OSError), never shared. Connections per door are capped to fit the process's
+    file limit (`limits.fit_to_file_limit`)."""
     check_address(host, port)
     if web_port is not None:
         check_address(host, web_port)
+    credentials = _server_credentials(tls) if tls is not None else None
+    options = fit_to_file_limit(options, 2 if web_port is not None else 1)
+    rate_limited()
     service = DominionService(storage, options)
     await service.load()
-    server = grpc.aio.server(options=[("grpc.so_reuseport", 0)])
+    server = grpc.aio.server(options=grpc_options(options))
     server.add_generic_rpc_handlers((service_handler(service),))
     health_service = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_service, server)
@@ -451,7 +522,10 @@ async def start_server(storage: Storage, host: str = "127.0.0.1", port: int = 0,
         (SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME, REFLECTION_V1), server)
     server.add_generic_rpc_handlers((_reflection_v1_handler(server),))
     try:
-        bound = server.add_insecure_port(f"{host}:{port}")
+        if credentials is not None:
+            bound = server.add_secure_port(f"{host}:{port}", credentials)
+        else:
+            bound = server.add_insecure_port(f"{host}:{port}")
     except RuntimeError:  # grpc raises this for an address it cannot bind
         bound = 0
     if not bound:
@@ -462,7 +536,7 @@ async def start_server(storage: Storage, host: str = "127.0.0.1", port: int = 0,
     if web_port is not None:
         from .web import start_web
         try:
-            web = await start_web(service, host, web_port)
+            web = await start_web(service, host, web_port, options, tls)
         except OSError:
             await server.stop(None)
             service.close()
@@ -470,7 +544,24 @@ async def start_server(storage: Storage, host: str = "127.0.0.1", port: int = 0,
     await server.start()
     for name in ("", SERVICE_NAME):
         await health_service.set(name, health_pb2.HealthCheckResponse.SERVING)
-    return RunningServer(server, service, bound, web)
+    service.start_sweeping()
+    return RunningServer(server, service, bound, web, health_service)
+
+
+def _server_credentials(tls: tuple) -> grpc.ServerCredentials:
+    """The gRPC door's TLS credentials from (certificate file, key file); OSError saying which
+    file cannot be read."""
+    cert_file, key_file = tls
+    try:
+        with open(cert_file, "rb") as f:
+            cert = f.read()
+        with open(key_file, "rb") as f:
+            key = f.read()
+    except OSError as e:
+        raise OSError(f"cannot read the TLS file {e.filename}: {e.strerror}") from None
+    if b"-----BEGIN" not in cert or b"-----BEGIN" not in key:
+        raise OSError(f"the TLS certificate ({cert_file}) and key ({key_file}) must be PEM files")
+    return grpc.ssl_server_credentials([(key, cert)])
 
 
 def check_address(host: str, port: int) -> None:
@@ -520,6 +611,40 @@ def _refusing_undecodable(method, streaming: bool):
     return unary
 
 
+_SHORT_OF = (errno.EMFILE, errno.ENFILE, errno.ENOMEM, errno.ENOBUFS, errno.ENOSPC)
+
+
+def _fault(e: BaseException) -> tuple:
+    """The status for an unexpected fault of the server: RESOURCE_EXHAUSTED when it is short
+    of files or memory, else INTERNAL; the message names no path or detail of the machine
+    (those go to the log, rate-limited)."""
+    log.error("a call failed: %s", e.__class__.__name__, exc_info=e)
+    if isinstance(e, MemoryError) or getattr(e, "errno", None) in _SHORT_OF:
+        return (grpc.StatusCode.RESOURCE_EXHAUSTED,
+                "the server is short of resources (open files or memory); try again shortly")
+    return grpc.StatusCode.INTERNAL, "the call failed in the server; see its log"
+
+
+def fault_guard(method, streaming: bool):
+    """``method`` (an RPC handler of either door) with an unexpected OSError or MemoryError
+    turned into its status (`_fault`) rather than UNKNOWN with the exception's text."""
+    if streaming:
+        async def stream(request, context):
+            try:
+                async for reply in method(request, context):
+                    yield reply
+            except (OSError, MemoryError) as e:
+                await context.abort(*_fault(e))
+        return stream
+
+    async def unary(request, context):
+        try:
+            return await method(request, context)
+        except (OSError, MemoryError) as e:
+            await context.abort(*_fault(e))
+    return unary
+
+
 def service_handler(service: DominionService) -> grpc.GenericRpcHandler:
     """The DominionService methods, as the generated registration makes them, except that
     undecodable request bytes are refused with INVALID_ARGUMENT and a message (a streamed
@@ -529,7 +654,7 @@ def service_handler(service: DominionService) -> grpc.GenericRpcHandler:
     for m in descriptor.methods:
         request_class = getattr(pb, m.input_type.name)
         response_class = getattr(pb, m.output_type.name)
-        method = getattr(service, m.name)
+        method = fault_guard(getattr(service, m.name), m.server_streaming)
         if m.client_streaming:
             make = grpc.stream_stream_rpc_method_handler
         else:

@@ -36,6 +36,8 @@ class StoredGame(NamedTuple):
     seats: tuple                 # SeatRecord per seat
     created: float               # seconds since the epoch
     answers: tuple = ()          # (seat, answer) in the engine's form, in order
+    creator: str = ""            # the creating client's address (its limits hold on restart)
+    abandoned: bool = False      # ended by the server: no answer came for too long
 
 
 class FinishedGame(NamedTuple):
@@ -47,6 +49,7 @@ class FinishedGame(NamedTuple):
     created: float
     turn: int
     answer_count: int
+    abandoned: bool = False      # ended by the server, not by the rules
 
 
 class BrokenGame(NamedTuple):
@@ -69,6 +72,10 @@ class Storage(Protocol):
     # Optional: append_answers(rows) -> list, storing several `append_answer` argument tuples
     # at once and returning each row's exception or None (see `SqliteStorage.append_answers`);
     # the server uses it when present, else calls append_answer once per row.
+
+    def abandon_game(self, game_id: str) -> None:
+        """Record that a game in progress was ended as abandoned (it is over from now on,
+        and its record is as far as it went)."""
 
     def load_games(self) -> Iterator:
         """Every stored game that is not over, with its answers (`StoredGame`), or a
@@ -149,8 +156,9 @@ CREATE TABLE IF NOT EXISTS games (
     created REAL NOT NULL,
     answer_count INTEGER NOT NULL DEFAULT 0,   -- answers acknowledged (a record shorter than
                                                -- this lost rows)
-    over INTEGER NOT NULL DEFAULT 0,           -- 1 once the game has ended
-    turn INTEGER NOT NULL DEFAULT 0            -- turns started, as of the last answer
+    over INTEGER NOT NULL DEFAULT 0,           -- 1 once the game has ended, 2 abandoned
+    turn INTEGER NOT NULL DEFAULT 0,           -- turns started, as of the last answer
+    creator TEXT NOT NULL DEFAULT ''           -- the creating client's address
 );
 CREATE TABLE IF NOT EXISTS answers (
     game_id TEXT NOT NULL REFERENCES games(game_id),
@@ -227,6 +235,8 @@ class SqliteStorage:
         if "answer_count" not in have:
             self._conn.execute("UPDATE games SET answer_count = (SELECT COUNT(*) FROM answers "
                                "WHERE answers.game_id = games.game_id)")
+        if "creator" not in have:   # games stored before it count for no client
+            self._conn.execute("ALTER TABLE games ADD COLUMN creator TEXT NOT NULL DEFAULT ''")
 
     def _check_writable(self) -> None:
         """Write and roll back, so that a read-only file is found before the server says it
@@ -246,10 +256,10 @@ class SqliteStorage:
         seats = json.dumps([list(s) for s in game.seats], separators=(",", ":"))
         with self._transaction():
             self._conn.execute(
-                "INSERT INTO games (game_id, config, seats, created, answer_count) "
-                "VALUES (?, ?, ?, ?, ?)",
+                "INSERT INTO games (game_id, config, seats, created, answer_count, creator) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
                 (game.game_id, config_to_json(game.config), seats, game.created,
-                 len(game.answers)))
+                 len(game.answers), game.creator))
             self._conn.executemany(
                 "INSERT INTO answers VALUES (?, ?, ?, ?)",
                 [(game.game_id, i, seat, answer_to_json(a))
@@ -298,7 +308,12 @@ class SqliteStorage:
                     errors.append(e)
         return errors
 
-    _COLUMNS = "game_id, config, seats, created, answer_count, turn"
+    def abandon_game(self, game_id: str) -> None:
+        with self._transaction():
+            self._conn.execute("UPDATE games SET over = 2 WHERE game_id = ? AND over = 0",
+                               (game_id,))
+
+    _COLUMNS = "game_id, config, seats, created, answer_count, turn, creator, over"
 
     def load_games(self) -> Iterator:
         rows = self._conn.execute(f"SELECT {self._COLUMNS} FROM games WHERE over = 0 "
@@ -307,16 +322,16 @@ class SqliteStorage:
             yield self._read_game(row)
 
     def finished_games(self) -> Iterator:
-        rows = self._conn.execute(f"SELECT {self._COLUMNS} FROM games WHERE over = 1 "
+        rows = self._conn.execute(f"SELECT {self._COLUMNS} FROM games WHERE over != 0 "
                                   "ORDER BY created, game_id").fetchall()
-        for game_id, config, seats, created, count, turn in rows:
+        for game_id, config, seats, created, count, turn, _, over in rows:
             try:
                 cfg, seat_records = _parse_game(config, seats)
             except ValueError as e:
                 yield BrokenGame(game_id, str(e))
                 continue
             yield FinishedGame(game_id, cfg.players, tuple(s.bot for s in seat_records),
-                               cfg.kingdom, created, turn, count)
+                               cfg.kingdom, created, turn, count, over == 2)
 
     def load_game(self, game_id: str):
         row = self._conn.execute(f"SELECT {self._COLUMNS} FROM games WHERE game_id = ?",
@@ -324,7 +339,7 @@ class SqliteStorage:
         return None if row is None else self._read_game(row)
 
     def _read_game(self, row):
-        game_id, config, seats, created, count, _ = row
+        game_id, config, seats, created, count, _, creator, over = row
         try:
             cfg, seat_records = _parse_game(config, seats)
             rows = self._conn.execute(
@@ -336,7 +351,7 @@ class SqliteStorage:
             answers = tuple((seat, answer_from_json(a)) for _, seat, a in rows)
         except (ValueError, KeyError, TypeError) as e:
             return BrokenGame(game_id, f"a stored answer cannot be read ({e})")
-        return StoredGame(game_id, cfg, seat_records, created, answers)
+        return StoredGame(game_id, cfg, seat_records, created, answers, creator, over == 2)
 
     def close(self) -> None:
         self._conn.close()

@@ -18,7 +18,7 @@ from .answers import Answering, Pending
 from .convert import (decision_to_bytes, events_to_bytes, public_decision_to_bytes,
                       view_to_bytes)
 from .limits import MAX_SEATS_BATCH, MAX_STREAM_SEATS, ServiceError
-from .table import Game
+from .table import Game, abandoned_message
 from .wire import (SEAT_UPDATE_REF, SEATS_UPDATES, UPDATE_ACCEPTED, UPDATE_DECISION,
                    UPDATE_GAME_OVER, UPDATE_REFUSED, UPDATE_WAITING,
                    YOUR_DECISION_DECISION, YOUR_DECISION_VIEW, field, varint)
@@ -195,8 +195,14 @@ class Streams:
             names = game.state.config.players
             while True:
                 wake.clear()
+                # Checked after every wake-up is cleared: a wake-up at shutdown is never lost.
+                if self.stopping.is_set():
+                    await context.abort(grpc.StatusCode.UNAVAILABLE, STOPPING)
                 if play is not None and play.fatal is not None:
                     await context.abort(*play.fatal)
+                if game.abandoned:
+                    await context.abort(grpc.StatusCode.FAILED_PRECONDITION,
+                                        abandoned_message(game))
                 state = game.state
                 if play is not None and play.batched and not play.must_send(state, seat,
                                                                             sent_decision):
@@ -480,6 +486,11 @@ def seat_updates(sp: SeatPlay, out: list, flush: bool = False) -> bool:
     holds the new events, then the decision with the view, `waiting` and the oldest outcome
     not sent; each further outcome comes in an update of its own."""
     game = sp.game
+    if game.abandoned:
+        out.append(field(SEATS_UPDATES, pb.SeatUpdate(ref=sp.ref, closed=pb.SeatClosed(
+            code=grpc.StatusCode.FAILED_PRECONDITION.value[0],
+            message=abandoned_message(game))).SerializeToString()))
+        return True
     state = game.state
     seat = sp.seat
     decision = dominion.pending(state)

@@ -108,6 +108,7 @@ class Game:
         self.bot_retry = 0.0   # seconds before the bots try again after a storage failure
         self.wire_events: dict = {}   # serialized events (`convert.events_to_bytes`)
         self.last_change = now        # `time.monotonic()` of its last answer (or its start)
+        self.abandoned = False        # ended by the server for want of answers (`abandon`)
 
     def publish(self, state: dominion.State) -> None:
         """Make ``state`` current and wake every stream that follows the game."""
@@ -123,6 +124,11 @@ class Game:
         return None
 
 
+def abandoned_message(game: Game) -> str:
+    return (f"game {game.id} was ended as abandoned: nobody answered for too long; its "
+            "record is kept (GetRecord)")
+
+
 class GameTable:
     """Games by id: those being played (``playing``, states in memory), those over
     (``finished``: a summary; a few recent ones as states, the rest read again when asked
@@ -134,14 +140,16 @@ class GameTable:
         self.recent: "OrderedDict[str, Game]" = OrderedDict()   # least recently used first
         self.broken: dict[str, str] = {}
 
-    def revive(self, g, creator: str = "") -> Optional[Game]:
+    def revive(self, g) -> Optional[Game]:
         """A served game from its stored form, or None (reported) when it cannot be."""
         if isinstance(g, BrokenGame):
             self.report_broken(g.game_id, g.reason)
             return None
         try:
             state = dominion.replay((g.config, g.answers))
-            return Game(g.game_id, state, g.seats, g.created, creator, time.monotonic())
+            game = Game(g.game_id, state, g.seats, g.created, g.creator, time.monotonic())
+            game.abandoned = g.abandoned
+            return game
         except Exception as e:  # a record this engine cannot replay, a bot it does not have
             self.report_broken(g.game_id, f"it cannot be replayed by this version: "
                                           f"{short(str(e), 200)}")
@@ -178,12 +186,13 @@ class GameTable:
             self.recent.popitem(last=False)
 
     def retire(self, game: Game) -> None:
-        """A game just ended: keep its summary, and its state only among the recent ones."""
+        """A game just ended (or was abandoned): keep its summary, and its state only among
+        the recent ones."""
         state = game.state
         self.playing.pop(game.id, None)
         self.finished[game.id] = FinishedGame(
             game.id, state.config.players, game.bot_names, state.config.kingdom, game.created,
-            state.turn, dominion.decision_number(state))
+            state.turn, dominion.decision_number(state), game.abandoned)
         self.remember(game)
 
     def all_held(self) -> list:
