@@ -64,7 +64,8 @@ class DominionService(pb_grpc.DominionServiceServicer):
         self.writer = GroupWriter(storage)
         self.stopping = asyncio.Event()   # set at shutdown: streams end UNAVAILABLE (retry)
         self.answering = Answering(self.table, self.writer, self.stopping)
-        self.streams = Streams(self._game, self.answering, self.stopping)
+        self.streams = Streams(self._game, self.answering, self.stopping,
+                               options.stream_stall_timeout)
         self.proxies = TrustedProxies(options.trusted_proxies)
         self._sweeper: Optional[asyncio.Task] = None
 
@@ -362,7 +363,8 @@ class DominionService(pb_grpc.DominionServiceServicer):
         except ServiceError as e:
             await context.abort(e.code, e.message)
         play = PlayStream(start.batched)
-        reader = asyncio.ensure_future(self.streams.read_answers(requests, game, seat, play))
+        reader = asyncio.ensure_future(self.streams.read_answers(requests, game, seat, play,
+                                                                 context))
         try:
             async for update in self.streams.follow(game, seat, start.from_event, context,
                                                     pb.PlayResponse, play):

@@ -27,6 +27,14 @@ log = logging.getLogger("dominion_service")
 
 EVENT_BATCH = 256  # most events in one stream message
 STOPPING = "the server is stopping; resume the stream from the next event once it is back"
+# Flow control: what a stream holds for a client that sends answers but does not read their
+# outcomes. Past this many (answers queued and outcomes not sent), the stream stops reading
+# answers until the client reads; after `ServiceOptions.stream_stall_timeout` seconds so, it
+# ends RESOURCE_EXHAUSTED. A PlaySeats message may add up to `MAX_SEATS_BATCH` on top.
+PLAY_BACKLOG = 64
+SEATS_BACKLOG = 1024
+STALLED = ("the stream ended: you sent answers and did not read their outcomes for {:.0f} s "
+           "(the server holds at most {} unsent for a stream); read the stream as you send")
 
 
 class Undecodable:
@@ -48,11 +56,13 @@ class PlayStream:
     """What a Play stream's reading side tells its writing side: outcomes of answers to send,
     a malformed message that ends the stream, the client's end of sending."""
 
-    __slots__ = ("wake", "outcomes", "fatal", "finished", "batched")
+    __slots__ = ("wake", "outcomes", "fatal", "finished", "batched", "room")
 
     def __init__(self, batched: bool):
         self.batched = batched       # PlayStart.batched
         self.wake = asyncio.Event()
+        self.room = asyncio.Event()  # set while fewer than PLAY_BACKLOG outcomes wait
+        self.room.set()
         self.outcomes: list = []     # (sequence, None) applied, or (sequence, ServiceError)
         self.fatal: Optional[tuple] = None   # (status code, message) to end the stream with
         self.finished = False
@@ -61,11 +71,12 @@ class PlayStream:
         self.wake.set()
 
     def accept(self, sequence: int) -> None:
-        self.outcomes.append((sequence, None))
-        self.wake.set()
+        self.refuse(sequence, None)
 
-    def refuse(self, sequence: int, error: ServiceError) -> None:
+    def refuse(self, sequence: int, error: Optional[ServiceError]) -> None:
         self.outcomes.append((sequence, error))
+        if len(self.outcomes) >= PLAY_BACKLOG:
+            self.room.clear()
         self.wake.set()
 
     def fail(self, message: str) -> None:
@@ -88,6 +99,8 @@ class PlayStream:
         """Put the oldest outcome not sent yet into ``update`` (a PlayResponse)."""
         if self.outcomes:
             sequence, error = self.outcomes.pop(0)
+            if len(self.outcomes) < PLAY_BACKLOG:
+                self.room.set()
             if error is None:
                 update.accepted = sequence
             else:
@@ -114,10 +127,14 @@ class SeatsStream:
     (`dirty`, in the order marked), updates not tied to a seat in play (`extra`), and what
     ends it."""
 
-    __slots__ = ("wake", "seats", "dirty", "extra", "fatal", "finished", "busy")
+    __slots__ = ("wake", "seats", "dirty", "extra", "fatal", "finished", "busy", "backlog",
+                 "room")
 
     def __init__(self):
         self.wake = asyncio.Event()
+        self.backlog = 0             # answers queued or outcomes (and `extra`) not sent
+        self.room = asyncio.Event()  # set while `backlog` is under SEATS_BACKLOG
+        self.room.set()
         self.seats: dict = {}        # ref -> SeatPlay
         self.dirty: dict = {}        # SeatPlay -> None, an ordered set
         self.extra: list = []        # SeatUpdate: closed seats, answers for no seat
@@ -128,6 +145,41 @@ class SeatsStream:
     def fail(self, message: str) -> None:
         self.fatal = (grpc.StatusCode.INVALID_ARGUMENT, message)
         self.wake.set()
+
+    def hold(self, n: int = 1) -> None:
+        """``n`` more answers queued or updates to send (`backlog`)."""
+        self.backlog += n
+        if self.backlog >= SEATS_BACKLOG:
+            self.room.clear()
+
+    def sent(self, n: int) -> None:
+        """``n`` of the backlog went out."""
+        self.backlog -= n
+        if self.backlog < SEATS_BACKLOG:
+            self.room.set()
+
+    def add_extra(self, update: pb.SeatUpdate) -> None:
+        self.extra.append(update)
+        self.hold()
+        self.wake.set()
+
+
+async def wait_for_room(room: asyncio.Event, timeout: float, limit: int, context) -> bool:
+    """Wait until the stream has room for more answers (its client reads); after ``timeout``
+    seconds end it RESOURCE_EXHAUSTED (from the reading side: the writing side may be
+    blocked on a client that does not read) and return False."""
+    if room.is_set():
+        return True
+    try:
+        await asyncio.wait_for(room.wait(), timeout)
+        return True
+    except asyncio.TimeoutError:
+        pass
+    try:
+        await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, STALLED.format(timeout, limit))
+    except Exception:   # the abort's own exception: the call is over
+        pass
+    return False
 
 
 class SeatPlay:
@@ -165,8 +217,10 @@ class Streams:
     """The streams of one service: ``lookup`` finds a game by id (as the RPCs do), answers
     go through ``answering``, and ``stopping`` ends every stream UNAVAILABLE."""
 
-    def __init__(self, lookup, answering: Answering, stopping: asyncio.Event):
+    def __init__(self, lookup, answering: Answering, stopping: asyncio.Event,
+                 stall_timeout: float = 60.0):
         self.lookup = lookup
+        self.stall_timeout = stall_timeout
         self.answering = answering
         self.stopping = stopping
         self.seat_streams: set = set()   # open PlaySeats streams, woken at shutdown
@@ -265,11 +319,16 @@ class Streams:
         finally:
             game.watchers.discard(watcher)
 
-    async def read_answers(self, requests, game: Game, seat: int, play: PlayStream):
+    async def read_answers(self, requests, game: Game, seat: int, play: PlayStream, context):
         """Play's reading side: applies each answer (`Answering.apply`), and hands its outcome
-        to the writing side (`follow`). A malformed message ends the stream."""
+        to the writing side (`follow`). A malformed message ends the stream; so does a client
+        that does not read (flow control: `PLAY_BACKLOG`)."""
         try:
-            async for request in requests:
+            while await wait_for_room(play.room, self.stall_timeout, PLAY_BACKLOG, context):
+                try:
+                    request = await requests.__anext__()
+                except StopAsyncIteration:
+                    break
                 if isinstance(request, Undecodable):
                     return play.fail(request.message())
                 kind = request.WhichOneof("kind")
@@ -299,7 +358,7 @@ class Streams:
         the last one, built serialized (the handler's serializer passes bytes through)."""
         stream = SeatsStream()
         self.seat_streams.add(stream)
-        reader = asyncio.ensure_future(self._read_seats(requests, stream))
+        reader = asyncio.ensure_future(self._read_seats(requests, stream, context))
         try:
             while True:
                 stream.wake.clear()
@@ -308,6 +367,7 @@ class Streams:
                 if self.stopping.is_set():
                     await context.abort(grpc.StatusCode.UNAVAILABLE, STOPPING)
                 out = [field(SEATS_UPDATES, u.SerializeToString()) for u in stream.extra]
+                stream.sent(len(stream.extra))
                 stream.extra = []
                 dirty, stream.dirty = stream.dirty, {}
                 closing = stream.finished and not stream.busy
@@ -331,14 +391,18 @@ class Streams:
             for sp in stream.seats.values():
                 sp.game.watchers.discard(sp)
 
-    async def _read_seats(self, requests, stream: SeatsStream) -> None:
+    async def _read_seats(self, requests, stream: SeatsStream, context) -> None:
         """PlaySeats' reading side: adds seats, and queues each answer on its seat. The first
         answers of the seats a message wakes are applied together (`_seats_answers`), each
         seat's next ones in order by a task of its own (`_seat_answers`), while other seats'
         go on. A malformed message ends the stream."""
         starting: list = []   # seats whose answers are to be applied, none being applied
         try:
-            async for request in requests:
+            while await wait_for_room(stream.room, self.stall_timeout, SEATS_BACKLOG, context):
+                try:
+                    request = await requests.__anext__()
+                except StopAsyncIteration:
+                    break
                 if isinstance(request, Undecodable):
                     return stream.fail(request.message())
                 entries = len(request.add) + len(request.answers)
@@ -356,15 +420,15 @@ class Streams:
                 for item in request.answers:
                     sp = stream.seats.get(item.ref)
                     if sp is None:
-                        stream.extra.append(pb.SeatUpdate(ref=item.ref, refused=pb.Refusal(
+                        stream.add_extra(pb.SeatUpdate(ref=item.ref, refused=pb.Refusal(
                             sequence=item.answer.sequence,
                             code=grpc.StatusCode.FAILED_PRECONDITION.value[0],
                             message=f"ref {item.ref} names no seat on this stream: add it "
                                     "with PlaySeatsRequest.add first (a seat leaves the stream "
                                     "once its game_over or closed is sent)")))
-                        stream.wake.set()
                         continue
                     sp.queue.append(item.answer)
+                    stream.hold()
                     if not sp.busy:
                         sp.busy = True
                         stream.busy += 1
@@ -400,9 +464,8 @@ class Streams:
                                    f"this seat token belongs to no seat of game {game.id}")
             check_from_event(game, start.from_event)
         except ServiceError as e:
-            stream.extra.append(pb.SeatUpdate(ref=start.ref, closed=pb.SeatClosed(
+            stream.add_extra(pb.SeatUpdate(ref=start.ref, closed=pb.SeatClosed(
                 code=e.code.value[0], message=e.message)))
-            stream.wake.set()
             return
         sp = SeatPlay(stream, start.ref, game, seat, start.from_event, start.batched)
         stream.seats[start.ref] = sp
@@ -479,6 +542,15 @@ def _outcome_bytes(outcome: tuple) -> bytes:
 
 
 def seat_updates(sp: SeatPlay, out: list, flush: bool = False) -> bool:
+    """`_seat_updates`, counting the outcomes it sends off the stream's backlog."""
+    before = len(sp.outcomes)
+    try:
+        return _seat_updates(sp, out, flush)
+    finally:
+        sp.stream.sent(before - len(sp.outcomes))
+
+
+def _seat_updates(sp: SeatPlay, out: list, flush: bool = False) -> bool:
     """Add to ``out`` what a PlaySeats seat has new, as Play's `follow` sends it: serialized
     SeatUpdates, each as an `updates` entry of PlaySeatsResponse, so that the response is
     their concatenation. True when the seat's last update (the game's end) is among them.
@@ -486,7 +558,10 @@ def seat_updates(sp: SeatPlay, out: list, flush: bool = False) -> bool:
     holds the new events, then the decision with the view, `waiting` and the oldest outcome
     not sent; each further outcome comes in an update of its own."""
     game = sp.game
-    if game.abandoned:
+    if game.abandoned:   # closed once its answers are refused (their outcomes not sent)
+        if sp.busy:
+            return False
+        sp.outcomes.clear()
         out.append(field(SEATS_UPDATES, pb.SeatUpdate(ref=sp.ref, closed=pb.SeatClosed(
             code=grpc.StatusCode.FAILED_PRECONDITION.value[0],
             message=abandoned_message(game))).SerializeToString()))

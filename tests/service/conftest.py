@@ -5,7 +5,7 @@ import pytest
 
 import dominion
 from dominion_client.client import connect
-from dominion_client.local import LocalServer
+from dominion_service.local import LocalServer
 from dominion_service import SqliteStorage
 from tests.support import PLAIN_KINGDOM
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from dominion_client.client import connect
-from dominion_client.local import LocalServer
+from dominion_service.local import LocalServer
 from dominion_service import SqliteStorage
 
 ROOT = Path(__file__).resolve().parents[2]
