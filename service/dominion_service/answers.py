@@ -62,16 +62,43 @@ class Pending:
         self.stored = False
 
 
+class InFlight:
+    """Work a stop must wait for (answers being applied, games being created): counted, so
+    that a server with none stops at once instead of waiting its whole grace."""
+
+    def __init__(self):
+        self.count = 0
+        self._idle = asyncio.Event()
+        self._idle.set()
+
+    def __enter__(self):
+        self.count += 1
+        self._idle.clear()
+
+    def __exit__(self, *exc):
+        self.count -= 1
+        if not self.count:
+            self._idle.set()
+
+    async def drained(self) -> None:
+        await self._idle.wait()
+
+
 class Answering:
     def __init__(self, table: GameTable, writer: GroupWriter, stopping: asyncio.Event):
         self.table = table
         self.writer = writer
         self.stopping = stopping
+        self.in_flight = InFlight()
 
     async def apply(self, items: list) -> None:
         """Apply each answer of ``items`` (`Pending`) or record why not, keeping the module's
         ordering guarantees: the free locks are taken at once and their answers stored
         together; the rest wait for their locks, one by one."""
+        with self.in_flight:
+            await self._apply(items)
+
+    async def _apply(self, items: list) -> None:
         now, later = [], []
         for item in items:
             (now if item.game.lock.try_acquire() else later).append(item)

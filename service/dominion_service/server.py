@@ -203,7 +203,8 @@ class DominionService(pb_grpc.DominionServiceServicer):
         try:
             creator = self.client_address(context)
             self.limits.check(creator, self.table.playing.values())
-            return await asyncio.shield(self._create_game(request, creator))
+            with self.answering.in_flight:
+                return await asyncio.shield(self._create_game(request, creator))
         except ServiceError as e:
             await context.abort(e.code, e.message)
 
@@ -464,9 +465,16 @@ class RunningServer(NamedTuple):
         self.service.stop_streams()
         if self.health is not None:
             await self.health.enter_graceful_shutdown()
-        stops = [self.server.stop(grace)]
+        stops = [asyncio.ensure_future(self.server.stop(grace))]
         if self.web is not None:
-            stops.append(self.web.stop(grace or 0.0))
+            stops.append(asyncio.ensure_future(self.web.stop(grace or 0.0)))
+        # New calls are refused from here on; once no answer is in flight, what is left (a
+        # connection still in its handshake, an idle stream) is cut rather than waited for.
+        try:
+            await asyncio.wait_for(self.service.answering.in_flight.drained(), grace or 0)
+        except asyncio.TimeoutError:
+            pass
+        await self.server.stop(0)
         await asyncio.gather(*stops)
         self.service.close()
 
