@@ -51,6 +51,10 @@ def page(browser):
     page = context.new_page()
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
+    # The page runs under the web door's Content-Security-Policy: a script or style it refuses
+    # is a console error.
+    page.on("console", lambda m: errors.append(m.text)
+            if m.type == "error" and "Content Security Policy" in m.text else None)
     yield page
     context.close()
     assert not errors, errors
