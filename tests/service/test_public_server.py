@@ -108,6 +108,19 @@ def test_connections_past_the_cap_are_refused_at_once_and_open_ones_still_served
             assert reply.startswith(b"HTTP/1.1 503"), reply
             assert b"nosniff" in reply and b"/" not in reply.split(b"\r\n\r\n", 1)[1]
             assert seat.view_message().game_id == game.game_id   # the gRPC door serves it
+            refused = 0
+            channels = [grpc.insecure_channel(server.target, options=[
+                ("grpc.use_local_subchannel_pool", 1)]) for _ in range(7)]
+            for channel in channels:   # the gRPC door has its own cap of 6
+                try:
+                    pb_grpc.DominionServiceStub(channel).ListBots(pb.ListBotsRequest(), timeout=3)
+                except grpc.RpcError as e:
+                    assert e.code() == grpc.StatusCode.UNAVAILABLE, e
+                    refused += 1
+            assert refused >= 2
+            assert seat.view_message().game_id == game.game_id   # still served
+            for channel in channels:
+                channel.close()
         finally:
             for s in held:
                 s.close()
@@ -380,6 +393,14 @@ def test_both_doors_speak_tls_with_the_operators_certificate(certificate, kingdo
                 clear.stub.ListBots(pb.ListBotsRequest(), timeout=3)
             assert refused.value.code() in (grpc.StatusCode.UNAVAILABLE,
                                             grpc.StatusCode.DEADLINE_EXCEEDED)
+        with connect(f"https://{server.target}", ca_file=cert) as client:
+            game = client.create_game(["Net", "BM"], bots={1: "big-money"},
+                                      kingdom=list(kingdom))
+        bot = subprocess.run([sys.executable, "-m", "dominion_client.cli", "bot", "--server",
+                              f"https://{server.target}", "--ca-file", cert, "--game",
+                              game.game_id, "--token", game.tokens[0]],
+                             capture_output=True, text=True, timeout=120, cwd=ROOT, env=ENV)
+        assert bot.returncode == 0 and "game over" in bot.stdout, bot.stderr
         context = ssl.create_default_context(cafile=cert)
         with urllib.request.urlopen(server.web_url, context=context, timeout=10) as page:
             assert b"app.js" in page.read()
@@ -436,3 +457,17 @@ def test_sigterm_ends_the_server_within_a_second_when_no_answer_is_in_flight():
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+@pytest.mark.parametrize("flags, words", [
+    (["--trusted-proxy", "not-an-address"], "--trusted-proxy"),
+    (["--tls-cert", "cert.pem"], "--tls-key"),
+    (["--idle-timeout", "0"], "--idle-timeout"),
+])
+def test_bad_limit_options_are_one_line_and_exit_code_2(flags, words):
+    result = subprocess.run([sys.executable, "-m", "dominion_client.cli", "serve", "--port", "0",
+                             "--no-web", "--db", ":memory:", *flags], capture_output=True,
+                            text=True, timeout=60, cwd=ROOT, env=ENV)
+    assert result.returncode == 2, result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and words in lines[0], result.stderr
