@@ -31,7 +31,7 @@ def test_the_cli_refuses_a_seed_outside_the_range(seed):
 
 def test_a_seed_above_2_63_is_the_same_game_over_the_wire():
     from dominion_client.client import connect
-    from dominion_client.local import LocalServer
+    from dominion_service.local import LocalServer
     seed = 2 ** 64 - 5
     local = dominion.new_game(players=["A", "B"], kingdom="First Game", seed=seed)
     with LocalServer() as server, connect(server.target) as client:

@@ -7,6 +7,9 @@ from typing import Optional
 import dominion
 from dominion_proto import dominion_pb2 as pb
 
+from .wire import (DECISION_SEQUENCE, EVENT_INDEX, UPDATE_EVENTS, VIEW_DECISION, VIEW_WAITING,
+                   field, varint)
+
 
 class AnswerShapeError(ValueError):
     """A wire answer whose shape does not fit the pending decision (a malformed request)."""
@@ -62,35 +65,6 @@ def _cached(cache: dict, key, make):
     return value
 
 
-def _varint(n: int) -> bytes:
-    out = bytearray()
-    while n > 127:
-        out.append((n & 127) | 128)
-        n >>= 7
-    out.append(n)
-    return bytes(out)
-
-
-_SMALL = [_varint(n) for n in range(1 << 14)]   # the one- and two-byte varints
-
-
-def varint(n: int) -> bytes:
-    """``n`` (>= 0) as a protobuf varint."""
-    return _SMALL[n] if n < 16384 else _varint(n)
-
-
-def field(tag: bytes, body: bytes) -> bytes:
-    """A length-delimited field: its ``tag`` (field number and wire type 2, encoded), the
-    length of ``body``, and ``body`` (a serialized message, or a string's UTF-8)."""
-    n = len(body)
-    return tag + (_SMALL[n] if n < 16384 else varint(n)) + body
-
-
-# Tags of the length-delimited fields joined here: (field number << 3) | 2, as varints.
-TAG_1, TAG_2, TAG_3, TAG_4, TAG_6 = b"\x0a", b"\x12", b"\x1a", b"\x22", b"\x32"
-_TAG_DECISION, _TAG_WAITING = b"\x7a", b"\xa2\x01"   # View.decision (15), View.waiting (20)
-
-
 def _moves_to_bytes(moves) -> bytes:
     get = _move_bytes.get
     parts = [get(m) or _cached(_move_bytes, m, lambda m=m: pb.TurnDecision(
@@ -129,7 +103,7 @@ def decision_to_bytes(decision: dominion.Decision, sequence: int) -> bytes:
     if rest is None:
         rest = _cached(_decision_bytes, decision,
                        lambda: decision_to_pb(decision, 0).SerializeToString())
-    return b"\x08" + varint(sequence) + rest if sequence else rest
+    return DECISION_SEQUENCE + varint(sequence) + rest if sequence else rest
 
 
 def answer_from_pb(decision: dominion.Decision, answer: pb.Answer):
@@ -217,7 +191,7 @@ def _event_bytes(event: dominion.Event, index: int, whole: bool, viewer: Optiona
         rest = event_to_pb(event, 0, viewer, names).SerializeToString()
         if content is not None:
             cache[content] = rest
-    return field(TAG_1, b"\x08" + varint(index) + rest if index else rest)
+    return field(UPDATE_EVENTS, EVENT_INDEX + varint(index) + rest if index else rest)
 
 
 def public_decision_to_pb(waiting: dominion.PublicDecision) -> pb.PublicDecision:
@@ -275,9 +249,9 @@ def view_to_bytes(game_id: str, state: dominion.State, viewer: Optional[int], bo
         parts.append(get(key) or _cached(_player_bytes, key,
                                          lambda key=key: _player_to_bytes(key)))
     if v.waiting is not None:
-        parts.append(field(_TAG_WAITING, public_decision_to_bytes(v.waiting)))
+        parts.append(field(VIEW_WAITING, public_decision_to_bytes(v.waiting)))
     if v.decision is not None:
-        parts.append(field(_TAG_DECISION, decision if decision is not None else
+        parts.append(field(VIEW_DECISION, decision if decision is not None else
                            decision_to_bytes(v.decision, sequence)))
     return b"".join(parts)
 

@@ -20,24 +20,17 @@ import dominion
 from dominion_proto import dominion_pb2 as pb
 
 from .convert import AnswerShapeError, answer_to_pb, verb_from_pb, view_to_pb
+from .limits import MAX_NAME, ServiceError
 
 MAX_REPLAY_ANSWERS = 10_000   # far more than a game takes; a whole replay costs ~80 µs an answer
-MAX_NAME = 64
 CHECKPOINT = 64               # answers between kept states
 CACHED_REPLAYS = 16           # records whose checkpoints are kept (least recently used out)
 YIELD_EVERY = 200             # engine steps between letting other calls run
 NEW_REPLAYS_PER_MINUTE = 60   # records one client may have replayed from the start a minute
 
 
-class ReplayRefused(Exception):
-    def __init__(self, code: grpc.StatusCode, message: str):
-        super().__init__(message)
-        self.code = code
-        self.message = message
-
-
-def _invalid(message: str) -> ReplayRefused:
-    return ReplayRefused(grpc.StatusCode.INVALID_ARGUMENT, message)
+def _invalid(message: str) -> ServiceError:
+    return ServiceError(grpc.StatusCode.INVALID_ARGUMENT, message)
 
 
 class Replays:
@@ -72,7 +65,7 @@ class Replays:
         now = time.monotonic()
         recent = [t for t in self._started.get(client, ()) if now - t < 60]
         if len(recent) >= self.per_minute:
-            raise ReplayRefused(grpc.StatusCode.RESOURCE_EXHAUSTED,
+            raise ServiceError(grpc.StatusCode.RESOURCE_EXHAUSTED,
                                 f"at most {self.per_minute} new replays a minute from one "
                                 "client; try again shortly")
         self._started[client] = recent + [now]
@@ -156,7 +149,7 @@ def final_decks(state: dominion.State) -> list:
 
 async def get_replay(replays: Replays, request: pb.GetReplayRequest, game_record,
                      client: str = "") -> pb.GetReplayResponse:
-    """The GetReplay RPC; refusals are `ReplayRefused` (and whatever ``game_record`` raises).
+    """The GetReplay RPC; refusals are `ServiceError` (and whatever ``game_record`` raises).
     ``game_record(game_id)`` (the service's) gives a finished game's record and the names of
     its seats' bots; ``client``: the caller's address, whose whole replays are counted."""
     source = request.WhichOneof("source")

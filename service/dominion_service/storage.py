@@ -49,6 +49,8 @@ class StoredGame(NamedTuple):
     seats: tuple                 # SeatRecord per seat
     created: float               # seconds since the epoch
     answers: tuple = ()          # (seat, answer) in the engine's form, in order
+    creator: str = ""            # the creating client's address (its limits hold on restart)
+    abandoned: bool = False      # ended by the server: no answer came for too long
 
 
 class FinishedGame(NamedTuple):
@@ -60,6 +62,7 @@ class FinishedGame(NamedTuple):
     created: float
     turn: int
     answer_count: int
+    abandoned: bool = False      # ended by the server, not by the rules
 
 
 class BrokenGame(NamedTuple):
@@ -78,6 +81,8 @@ class GameRows(NamedTuple):
     answer_count: int
     over: bool
     turn: int
+    creator: str
+    abandoned: bool
     answers: tuple              # (number, seat, answer JSON text) in number order
 
 
@@ -113,6 +118,10 @@ class Storage(Protocol):
     # Optional: append_answers(rows) -> list, storing several `append_answer` argument tuples
     # at once and returning each row's exception or None (see `SqliteStorage.append_answers`);
     # the server uses it when present, else calls append_answer once per row.
+
+    def abandon_game(self, game_id: str) -> None:
+        """Record that a game in progress was ended as abandoned (it is over from now on,
+        and its record is as far as it went)."""
 
     def load_games(self) -> Iterator:
         """Every stored game that is not over, with its answers (`StoredGame`), or a
@@ -191,7 +200,7 @@ def _parse_game(config: str, seats: str) -> tuple:
 
 
 def stored_game(game_id: str, config: str, seats: str, created: float, count: int,
-                answer_rows: list):
+                answer_rows: list, creator: str = "", abandoned: bool = False):
     """A `StoredGame` from its row and its answer rows ((number, seat, JSON) in order), or a
     `BrokenGame` saying what is wrong: its configuration, an answer, or answers missing."""
     try:
@@ -203,18 +212,18 @@ def stored_game(game_id: str, config: str, seats: str, created: float, count: in
         answers = tuple((seat, answer_from_json(a)) for _, seat, a in answer_rows)
     except (ValueError, KeyError, TypeError) as e:
         return BrokenGame(game_id, f"a stored answer cannot be read ({e})")
-    return StoredGame(game_id, cfg, seat_records, created, answers)
+    return StoredGame(game_id, cfg, seat_records, created, answers, creator, bool(abandoned))
 
 
 def finished_game(game_id: str, config: str, seats: str, created: float, count: int,
-                  turn: int):
+                  turn: int, abandoned: bool = False):
     """A `FinishedGame` from its row, or a `BrokenGame`."""
     try:
         cfg, seat_records = _parse_game(config, seats)
     except ValueError as e:
         return BrokenGame(game_id, str(e))
     return FinishedGame(game_id, cfg.players, tuple(s.bot for s in seat_records), cfg.kingdom,
-                        created, turn, count)
+                        created, turn, count, bool(abandoned))
 
 
 def seats_to_json(seats: tuple) -> str:
@@ -264,8 +273,22 @@ def _sqlite_v1(conn: sqlite3.Connection) -> None:
                      "WHERE answers.game_id = games.game_id)")
 
 
+# Version 2: who created each game (its client's per-client limits hold across restarts) and
+# whether the server ended it as abandoned (no answer came for too long).
+_V2_COLUMNS = (
+    "ALTER TABLE games ADD COLUMN creator TEXT NOT NULL DEFAULT ''",   # '' before it existed
+    "ALTER TABLE games ADD COLUMN abandoned INTEGER NOT NULL DEFAULT 0",
+)
+
+
+def _sqlite_v2(conn: sqlite3.Connection) -> None:
+    for statement in _V2_COLUMNS:
+        conn.execute(statement)
+
+
 SQLITE_MIGRATIONS = (
     Migration(1, "games and their answers", _sqlite_v1),
+    Migration(2, "each game's creator, and games ended as abandoned", _sqlite_v2),
 )
 
 # The same table in both backends: one row per schema step applied.
@@ -362,10 +385,10 @@ class SqliteStorage:
     def create_game(self, game: StoredGame) -> None:
         with self._transaction():
             self._conn.execute(
-                "INSERT INTO games (game_id, config, seats, created, answer_count) "
-                "VALUES (?, ?, ?, ?, ?)",
+                "INSERT INTO games (game_id, config, seats, created, answer_count, creator) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
                 (game.game_id, config_to_json(game.config), seats_to_json(game.seats),
-                 game.created, len(game.answers)))
+                 game.created, len(game.answers), game.creator))
             self._conn.executemany(
                 "INSERT INTO answers VALUES (?, ?, ?, ?)",
                 [(game.game_id, i, seat, answer_to_json(a))
@@ -428,7 +451,15 @@ class SqliteStorage:
                     errors.append(e)
         return errors
 
-    _COLUMNS = "game_id, config, seats, created, answer_count, turn"
+    def abandon_game(self, game_id: str) -> None:
+        with self._transaction():
+            self._conn.execute("UPDATE games SET over = 1, abandoned = 1 "
+                               "WHERE game_id = ? AND over = 0",
+                               (game_id,))
+
+    _COLUMNS = "game_id, config, seats, created, answer_count, turn, creator, abandoned"
+    _ALL_COLUMNS = ("game_id, config, seats, created, answer_count, over, turn, creator, "
+                    "abandoned")
 
     def load_games(self) -> Iterator:
         rows = self._conn.execute(f"SELECT {self._COLUMNS} FROM games WHERE over = 0 "
@@ -437,10 +468,10 @@ class SqliteStorage:
             yield self._read_game(row)
 
     def finished_games(self) -> Iterator:
-        rows = self._conn.execute(f"SELECT {self._COLUMNS} FROM games WHERE over = 1 "
+        rows = self._conn.execute(f"SELECT {self._COLUMNS} FROM games WHERE over != 0 "
                                   "ORDER BY created, game_id").fetchall()
-        for row in rows:
-            yield finished_game(*row)
+        for game_id, config, seats, created, count, turn, _, abandoned in rows:
+            yield finished_game(game_id, config, seats, created, count, turn, abandoned)
 
     def load_game(self, game_id: str):
         row = self._conn.execute(f"SELECT {self._COLUMNS} FROM games WHERE game_id = ?",
@@ -448,12 +479,13 @@ class SqliteStorage:
         return None if row is None else self._read_game(row)
 
     def _read_game(self, row):
-        game_id, config, seats, created, count, _ = row
+        game_id, config, seats, created, count, _, creator, abandoned = row
         try:
             answer_rows = self._answer_rows(game_id)
         except sqlite3.DatabaseError as e:   # a damaged file: this game is reported, kept
             return BrokenGame(game_id, f"its answers cannot be read ({e})")
-        return stored_game(game_id, config, seats, created, count, answer_rows)
+        return stored_game(game_id, config, seats, created, count, answer_rows, creator,
+                           abandoned)
 
     def _answer_rows(self, game_id: str) -> list:
         return self._conn.execute(
@@ -461,20 +493,20 @@ class SqliteStorage:
             (game_id,)).fetchall()
 
     def dump_games(self) -> Iterator:
-        rows = self._conn.execute("SELECT game_id, config, seats, created, answer_count, over, "
-                                  "turn FROM games ORDER BY created, game_id").fetchall()
-        for game_id, config, seats, created, count, over, turn in rows:
-            yield GameRows(game_id, config, seats, created, count, bool(over), turn,
-                           tuple(self._answer_rows(game_id)))
+        rows = self._conn.execute(f"SELECT {self._ALL_COLUMNS} FROM games "
+                                  "ORDER BY created, game_id").fetchall()
+        for row in rows:
+            yield self._game_rows(row)
 
     def dump_game(self, game_id: str) -> Optional[GameRows]:
-        row = self._conn.execute("SELECT game_id, config, seats, created, answer_count, over, "
-                                 "turn FROM games WHERE game_id = ?", (game_id,)).fetchone()
-        if row is None:
-            return None
-        game_id, config, seats, created, count, over, turn = row
-        return GameRows(game_id, config, seats, created, count, bool(over), turn,
-                        tuple(self._answer_rows(game_id)))
+        row = self._conn.execute(f"SELECT {self._ALL_COLUMNS} FROM games WHERE game_id = ?",
+                                 (game_id,)).fetchone()
+        return None if row is None else self._game_rows(row)
+
+    def _game_rows(self, row) -> GameRows:
+        game_id, config, seats, created, count, over, turn, creator, abandoned = row
+        return GameRows(game_id, config, seats, created, count, bool(over), turn, creator,
+                        bool(abandoned), tuple(self._answer_rows(game_id)))
 
     def restore_games(self, games: Iterable) -> tuple:
         stored = same = 0
@@ -485,9 +517,11 @@ class SqliteStorage:
                     check_same_game(self.path, there, game)
                     same += 1
                     continue
-                self._conn.execute("INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?)",
+                self._conn.execute(f"INSERT INTO games ({self._ALL_COLUMNS}) "
+                                   "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                                    (game.game_id, game.config, game.seats, game.created,
-                                    game.answer_count, int(game.over), game.turn))
+                                    game.answer_count, int(game.over), game.turn,
+                                    game.creator, int(game.abandoned)))
                 self._conn.executemany("INSERT INTO answers VALUES (?, ?, ?, ?)",
                                        [(game.game_id, *a) for a in game.answers])
                 stored += 1

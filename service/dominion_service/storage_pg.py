@@ -54,9 +54,15 @@ def _v1(conn: psycopg.Connection) -> None:
         conn.execute(statement)
 
 
+def _v2(conn: psycopg.Connection) -> None:
+    conn.execute("ALTER TABLE games ADD COLUMN creator TEXT NOT NULL DEFAULT ''")
+    conn.execute("ALTER TABLE games ADD COLUMN abandoned BOOLEAN NOT NULL DEFAULT FALSE")
+
+
 # A later step is appended here (and to storage.SQLITE_MIGRATIONS), never edited in place.
 PG_MIGRATIONS = (
     Migration(1, "games and their answers", _v1),
+    Migration(2, "each game's creator, and games ended as abandoned", _v2),
 )
 
 # Servers that start together take turns at migrating (a transaction-level advisory lock).
@@ -76,8 +82,8 @@ INSERT INTO answers (game_id, number, seat, answer)
 SELECT game_id, %(number)s, %(seat)s, %(answer)s FROM next
 """
 
-_COLUMNS = "game_id, config, seats, created, answer_count, turn"
-_ALL_COLUMNS = "game_id, config, seats, created, answer_count, over, turn"
+_COLUMNS = "game_id, config, seats, created, answer_count, turn, creator, abandoned"
+_ALL_COLUMNS = "game_id, config, seats, created, answer_count, over, turn, creator, abandoned"
 
 
 def redact(url: str) -> str:
@@ -212,10 +218,10 @@ class PostgresStorage:
 
     def create_game(self, game: StoredGame) -> None:
         with self._writing(), self._pool.connection() as conn, conn.transaction():
-            conn.execute("INSERT INTO games (game_id, config, seats, created, answer_count) "
-                         "VALUES (%s, %s, %s, %s, %s)",
+            conn.execute("INSERT INTO games (game_id, config, seats, created, answer_count, "
+                         "creator) VALUES (%s, %s, %s, %s, %s, %s)",
                          (game.game_id, config_to_json(game.config), seats_to_json(game.seats),
-                          game.created, len(game.answers)))
+                          game.created, len(game.answers), game.creator))
             if game.answers:
                 conn.cursor().executemany(
                     "INSERT INTO answers VALUES (%s, %s, %s, %s)",
@@ -245,6 +251,11 @@ class PostgresStorage:
                     cur.nextset()
             return [None if e is None else self._conflict(conn, *e) for e in errors]
 
+    def abandon_game(self, game_id: str) -> None:
+        with self._writing(), self._pool.connection() as conn:
+            conn.execute("UPDATE games SET over = TRUE, abandoned = TRUE "
+                         "WHERE game_id = %s AND NOT over", (game_id,))
+
     def _conflict(self, conn: psycopg.Connection, game_id: str, number: int):
         row = conn.execute("SELECT answer_count FROM games WHERE game_id = %s",
                            (game_id,)).fetchone()
@@ -262,16 +273,16 @@ class PostgresStorage:
                     "JOIN games g USING (game_id) WHERE NOT g.over "
                     "ORDER BY a.game_id, a.number"):
                 answers.setdefault(game_id, []).append((number, seat, answer))
-        for game_id, config, seats, created, count, _ in games:
+        for game_id, config, seats, created, count, _, creator, abandoned in games:
             yield stored_game(game_id, config, seats, created, count,
-                              answers.get(game_id, []))
+                              answers.get(game_id, []), creator, abandoned)
 
     def finished_games(self) -> Iterator:
         with self._pool.connection() as conn:
             rows = conn.execute(f"SELECT {_COLUMNS} FROM games WHERE over "
                                 "ORDER BY created, game_id").fetchall()
-        for row in rows:
-            yield finished_game(*row)
+        for game_id, config, seats, created, count, turn, _, abandoned in rows:
+            yield finished_game(game_id, config, seats, created, count, turn, abandoned)
 
     def load_game(self, game_id: str):
         with self._pool.connection() as conn, conn.transaction():
@@ -280,8 +291,9 @@ class PostgresStorage:
             if row is None:
                 return None
             answer_rows = self._answer_rows(conn, game_id)
-        game_id, config, seats, created, count, _ = row
-        return stored_game(game_id, config, seats, created, count, answer_rows)
+        game_id, config, seats, created, count, _, creator, abandoned = row
+        return stored_game(game_id, config, seats, created, count, answer_rows, creator,
+                           abandoned)
 
     @staticmethod
     def _answer_rows(conn: psycopg.Connection, game_id: str) -> list:
@@ -294,7 +306,7 @@ class PostgresStorage:
         with self._pool.connection() as conn, conn.transaction():
             rows = conn.execute(f"SELECT {_ALL_COLUMNS} FROM games "
                                 "ORDER BY created, game_id").fetchall()
-            games = [GameRows(*row[:7], tuple(self._answer_rows(conn, row[0])))
+            games = [GameRows(*row, tuple(self._answer_rows(conn, row[0])))
                      for row in rows]
         yield from games
 
@@ -317,7 +329,7 @@ class PostgresStorage:
                     same += 1
                     continue
                 conn.execute(f"INSERT INTO games ({_ALL_COLUMNS}) "
-                             "VALUES (%s, %s, %s, %s, %s, %s, %s)", game[:7])
+                             "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)", game[:9])
                 if game.answers:
                     conn.cursor().executemany("INSERT INTO answers VALUES (%s, %s, %s, %s)",
                                               [(game.game_id, *a) for a in game.answers])

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import re
 import socket
 from pathlib import Path
 from typing import NamedTuple, Optional
 
 import grpc
+import h11
 import uvicorn
 from connectrpc.code import Code
 from connectrpc.errors import ConnectError
@@ -29,7 +31,11 @@ from starlette.staticfiles import StaticFiles
 from dominion_proto import dominion_pb2 as pb
 from dominion_proto.dominion_connect import DominionServiceASGIApplication
 
-from .server import TOKEN_METADATA, DominionService
+from .limits import ServiceOptions
+from .logs import rate_limited
+from .server import FORWARDING_HEADERS, TOKEN_METADATA, DominionService, fault_guard
+
+log = logging.getLogger("dominion_service")
 
 STATIC = Path(__file__).resolve().parent / "static"
 # Requests larger than this are refused before they are read (no message of ours comes near).
@@ -83,8 +89,10 @@ class _ConnectContext:
         self._ctx = ctx
 
     def invocation_metadata(self):
-        token = self._ctx.request_headers().get(TOKEN_METADATA)
-        return ((TOKEN_METADATA, token),) if token else ()
+        """The seat token, and the forwarding headers (read only from a trusted proxy)."""
+        headers = self._ctx.request_headers()
+        return tuple((name, value) for name in (TOKEN_METADATA,) + FORWARDING_HEADERS
+                     for value in headers.getall(name))
 
     def peer(self) -> str:
         address = self._ctx.client_address() or ""
@@ -102,7 +110,7 @@ class ConnectDoor:
 
     def __init__(self, service: DominionService):
         for method in pb.DESCRIPTOR.services_by_name["DominionService"].methods:
-            handler = getattr(service, method.name)
+            handler = fault_guard(getattr(service, method.name), method.server_streaming)
             if method.client_streaming:
                 door = _full_duplex_only(method.name)
             else:
@@ -160,9 +168,44 @@ def web_app(service: DominionService):
     # never in a cookie, so another origin gains nothing a program could not do anyway.
     calls = CORSMiddleware(rpc, allow_origins=["*"], allow_methods=["GET", "POST"],
                            allow_headers=CORS_HEADERS, expose_headers=CORS_EXPOSED, max_age=7200)
-    return Starlette(routes=[Mount(rpc.path, app=calls),
-                             Mount("/", app=GZipMiddleware(PageFiles(directory=STATIC, html=True),
-                                                           minimum_size=512))])
+    files = GZipMiddleware(PageFiles(directory=STATIC, html=True), minimum_size=512)
+    return SecurityHeaders(Starlette(routes=[Mount(rpc.path, app=calls), Mount("/", app=files)]),
+                           rpc.path)
+
+
+# The page's own files only: no inline script or style, no other origin, never in a frame
+# (a frame could trick a click on a page that keeps seat tokens in the browser's storage).
+PAGE_POLICY = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+               "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; "
+               "frame-ancestors 'none'")
+
+
+class SecurityHeaders:
+    """Headers on every reply of the web door: ``nosniff`` on all; ``Cache-Control: no-store``
+    on every RPC reply (any may carry a seat's view or token); on the page and its files a
+    Content-Security-Policy and frame protection."""
+
+    def __init__(self, app, rpc_path: str):
+        self.app = app
+        self.rpc_path = rpc_path
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        extra = [(b"x-content-type-options", b"nosniff")]
+        if scope["path"].startswith(self.rpc_path):
+            extra.append((b"cache-control", b"no-store"))
+        else:
+            extra += [(b"content-security-policy", PAGE_POLICY.encode()),
+                      (b"x-frame-options", b"DENY"), (b"referrer-policy", b"no-referrer")]
+
+        async def send_with_headers(message):
+            if message["type"] == "http.response.start":
+                message = dict(message)
+                message["headers"] = list(message.get("headers", ())) + extra
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
 
 
 class RunningWeb(NamedTuple):
@@ -179,11 +222,79 @@ class RunningWeb(NamedTuple):
             await self.task
 
 
-async def start_web(service: DominionService, host: str = "127.0.0.1",
-                    port: int = 0) -> RunningWeb:
-    """Serve `web_app` on ``host:port`` (port 0: a free one). The socket is bound here, so that a
-    port in use is an OSError for the caller rather than uvicorn's exit (`start_server` has
-    checked the address before loading the games)."""
+# Headers larger than this end the connection (h11's bound on an incomplete request head).
+MAX_HEADER_BYTES = 16 * 1024
+_BUSY_TEXT = b"this server has its most connections open; try again shortly\n"
+_BUSY = (b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain; charset=utf-8\r\n"
+         b"x-content-type-options: nosniff\r\nretry-after: 5\r\nconnection: close\r\n"
+         b"content-length: %d\r\n\r\n%s" % (len(_BUSY_TEXT), _BUSY_TEXT))
+
+
+def guarded_protocol(max_connections: int, idle_timeout: float):
+    """uvicorn's HTTP/1.1 protocol with the two guards it lacks. (1) At most
+    ``max_connections`` open: a connection past it gets a 503 at once and is closed, so the
+    process never runs out of files and no open connection is failed for a newcomer (uvicorn's
+    own ``limit_concurrency`` answers 503 to requests of connections already open). (2) A
+    connection with no request under way, or whose request head or body is still coming,
+    after ``idle_timeout`` seconds, is closed (uvicorn's keep-alive timeout starts only after
+    a first response, and stops at the first byte of the next request: idle and slowloris
+    connections would stay forever)."""
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    class GuardedH11(H11Protocol):
+        _refused = False
+        _guard = None          # the idle check's timer
+        _checked = None        # the request cycle seen at the last check
+
+        def connection_made(self, transport):
+            if len(self.connections) >= max_connections:
+                self._refused = True
+                self.transport = transport
+                transport.write(_BUSY)
+                transport.close()
+                log.warning("web door: %d connections open, its maximum; refusing new ones",
+                            len(self.connections))
+                return
+            super().connection_made(transport)
+            self._checked = self.cycle
+            self._guard = self.loop.call_later(idle_timeout, self._check)
+
+        def data_received(self, data: bytes) -> None:
+            if not self._refused:
+                super().data_received(data)
+
+        def connection_lost(self, exc) -> None:
+            if self._refused:
+                return
+            if self._guard is not None:
+                self._guard.cancel()
+            super().connection_lost(exc)
+
+        def _check(self) -> None:
+            """Close the connection unless a request is under way whose head and body are
+            in, or a new one came since the last check."""
+            if self.transport.is_closing():
+                return
+            cycle = self.cycle
+            new = cycle is not None and cycle is not self._checked
+            reading = self.conn.their_state in (h11.IDLE, h11.SEND_BODY)
+            idle = cycle is None or cycle.response_complete
+            if not new and (idle or reading):
+                self.transport.close()
+                return
+            self._checked = cycle
+            self._guard = self.loop.call_later(idle_timeout, self._check)
+
+    return GuardedH11
+
+
+async def start_web(service: DominionService, host: str = "127.0.0.1", port: int = 0,
+                    options: ServiceOptions = ServiceOptions(),
+                    tls: Optional[tuple] = None) -> RunningWeb:
+    """Serve `web_app` on ``host:port`` (port 0: a free one), with the connection limits of
+    ``options``, over TLS when ``tls`` is (certificate file, key file). The socket is bound
+    here, so that a port in use is an OSError for the caller rather than uvicorn's exit
+    (`start_server` has checked the address before loading the games)."""
     family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
     sock = socket.socket(family, socket.SOCK_STREAM)
     try:
@@ -195,8 +306,18 @@ async def start_web(service: DominionService, host: str = "127.0.0.1",
         raise OSError(f"cannot listen on {host}:{port}: {e.strerror}") from None
     sock.setblocking(False)
     bound = sock.getsockname()[1]
-    config = uvicorn.Config(web_app(service), lifespan="off", log_level="warning",
-                            access_log=False, timeout_graceful_shutdown=1)
+    rate_limited()
+    certfile, keyfile = tls if tls is not None else (None, None)
+    # The client's address is the connection's, or a trusted proxy's word for it (read by the
+    # service from the forwarding headers, `server.client_address`): uvicorn's own reading of
+    # X-Forwarded-For (which by default trusts 127.0.0.1) is off.
+    config = uvicorn.Config(
+        web_app(service), lifespan="off", log_level="warning", access_log=False,
+        timeout_graceful_shutdown=1, proxy_headers=False, server_header=False,
+        http=guarded_protocol(options.max_connections, options.idle_timeout),
+        timeout_keep_alive=min(5, max(1, int(options.idle_timeout))),
+        h11_max_incomplete_event_size=MAX_HEADER_BYTES,
+        ssl_certfile=certfile, ssl_keyfile=keyfile)
     server = uvicorn.Server(config)
 
     async def serve():
@@ -214,8 +335,8 @@ async def start_web(service: DominionService, host: str = "127.0.0.1",
     return RunningWeb(server, task, bound)
 
 
-def page_address(host: str, port: int) -> str:
+def page_address(host: str, port: int, tls: bool = False) -> str:
     """The address a person opens in a browser (a wildcard host is shown as localhost)."""
     shown: Optional[str] = {"0.0.0.0": "localhost", "::": "localhost", "": "localhost"}.get(host)
     shown = shown or (f"[{host}]" if ":" in host else host)
-    return f"http://{shown}:{port}/"
+    return f"{'https' if tls else 'http'}://{shown}:{port}/"

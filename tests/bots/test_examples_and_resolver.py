@@ -68,7 +68,7 @@ def test_play_uses_the_default_kingdom_rule_and_plays_class_bots(tmp_path):
 
 def test_bot_command_takes_a_class_bot():
     from dominion_client.client import connect
-    from dominion_client.local import LocalServer
+    from dominion_service.local import LocalServer
     with LocalServer() as server, connect(server.target) as client:
         game = client.create_game(["Net", "BM"], bots={1: "big-money"}, kingdom="First Game")
         run = cli("bot", "--server", server.target, "--game", game.game_id, "--token",
@@ -79,7 +79,7 @@ def test_bot_command_takes_a_class_bot():
 
 def test_the_network_bot_example_plays_a_seat():
     from dominion_client.client import connect
-    from dominion_client.local import LocalServer
+    from dominion_service.local import LocalServer
     with LocalServer() as server, connect(server.target) as client:
         game = client.create_game(["Net", "BM"], bots={1: "big-money"}, kingdom="First Game")
         run = subprocess.run([sys.executable, "examples/network_bot.py", server.target,

@@ -8,7 +8,7 @@ import pytest
 
 import dominion
 from dominion_client.client import connect
-from dominion_client.local import LocalServer
+from dominion_service.local import LocalServer
 from dominion_service import SqliteStorage, open_storage
 from tests.postgres_server import TemporaryPostgres, find_initdb
 from tests.support import PLAIN_KINGDOM

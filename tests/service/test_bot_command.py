@@ -13,7 +13,7 @@ import pytest
 
 from dominion_client.client import connect
 from dominion_client.commands_net import bot_seats
-from dominion_client.local import LocalServer
+from dominion_service.local import LocalServer
 
 ROOT = Path(__file__).resolve().parents[2]
 ENV = dict(os.environ, PYTHONUNBUFFERED="1")

@@ -8,7 +8,7 @@ import psycopg
 
 from dominion_client.cli import main
 from dominion_client.client import connect
-from dominion_client.local import LocalServer
+from dominion_service.local import LocalServer
 from dominion_service.storage import open_storage
 from tests.service.test_service_durability import make_games
 

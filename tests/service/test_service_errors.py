@@ -232,7 +232,7 @@ def test_a_long_bad_card_name_is_quoted_only_so_far(duel):
 
 def test_a_chosen_seed_is_refused_unless_the_server_allows_it(kingdom):
     from dominion_client.client import connect
-    from dominion_client.local import LocalServer
+    from dominion_service.local import LocalServer
     from dominion_service import ServiceOptions, SqliteStorage
     with LocalServer(SqliteStorage(":memory:"), options=ServiceOptions()) as server, \
             connect(server.target) as client:

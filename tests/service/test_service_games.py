@@ -15,7 +15,7 @@ from dominion_client.botrunner import play_seat, play_seat_with
 from dominion_client.client import connect
 from dominion_client.convert import decision_from_pb, view_from_pb
 from dominion_proto import dominion_pb2
-from dominion_client.local import LocalServer
+from dominion_service.local import LocalServer
 from dominion_service import SERVICE_NAME, SqliteStorage
 
 

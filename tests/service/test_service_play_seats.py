@@ -17,7 +17,7 @@ from dominion_client.botrunner import play_seats_async
 from dominion_client.client import GameResult
 from dominion_client.client import connect
 from dominion_client.convert import answer_to_pb, decision_from_pb, view_from_pb
-from dominion_client.local import LocalServer
+from dominion_service.local import LocalServer
 from dominion_proto import dominion_pb2 as pb
 from dominion_service import SqliteStorage
 from tests.service.test_service_games import assert_record_replays

@@ -116,7 +116,8 @@ def test_whole_replays_are_rationed_per_client(finished):
     minute; steps of a record replayed already are free."""
     import asyncio
 
-    from dominion_service.replay import Replays, ReplayRefused
+    from dominion_service.limits import ServiceError
+    from dominion_service.replay import Replays
     _, record = finished
     rec = dominion.Record(dominion.Config(tuple(record.config.players),
                                           tuple(record.config.kingdom), record.config.seed,
@@ -128,7 +129,7 @@ def test_whole_replays_are_rationed_per_client(finished):
         await replays.state_at(rec, 0, "ann")        # kept: not counted
         other = rec._replace(config=rec.config._replace(seed=rec.config.seed + 1))
         await replays.state_at(other, 0, "ann")
-        with pytest.raises(ReplayRefused) as refused_:
+        with pytest.raises(ServiceError) as refused_:
             await replays.state_at(rec, 0, "ann")     # pushed out by `other`: a third
         assert refused_.value.code == grpc.StatusCode.RESOURCE_EXHAUSTED
         await replays.state_at(rec, 0, "bob")        # another client has its own count

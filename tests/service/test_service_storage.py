@@ -118,7 +118,8 @@ CREATE TABLE answers (game_id TEXT NOT NULL REFERENCES games(game_id),
 
 def test_a_file_from_before_schema_versions_is_upgraded_in_place(tmp_path, kingdom):
     """A file of the first format (no answer count, end or turn; no schema_version table)
-    opens at version 1 with its game whole, and its next answer is stored."""
+    opens at the latest version with its game whole (no creator, not abandoned), and its next
+    answer is stored."""
     path = tmp_path / "old.db"
     config = dominion.Config(("A", "B"), kingdom, 9, 0)
     with sqlite3.connect(path) as conn:
@@ -129,14 +130,15 @@ def test_a_file_from_before_schema_versions_is_upgraded_in_place(tmp_path, kingd
                      (answer_to_json(dominion.Move("end_phase")),))
     conn.close()
     store = SqliteStorage(path)
-    assert store.schema_version() == 1
+    assert store.schema_version() == SQLITE_MIGRATIONS[-1].version
     (game,) = store.load_games()
     assert game.answers == ((0, dominion.Move("end_phase")),)
+    assert (game.creator, game.abandoned) == ("", False)
     store.append_answer("old", 1, 1, dominion.Move("end_phase"))
     store.close()
     with sqlite3.connect(path) as conn:
         assert conn.execute("SELECT version, summary FROM schema_version").fetchall() == \
-            [(1, SQLITE_MIGRATIONS[0].summary)]
+            [(m.version, m.summary) for m in SQLITE_MIGRATIONS]
         assert conn.execute("SELECT answer_count FROM games").fetchone() == (2,)
     conn.close()
 
@@ -151,5 +153,30 @@ def test_a_database_of_a_newer_schema_is_refused_and_left_as_it_is(open_db):
         import psycopg
         with psycopg.connect(open_db.db, autocommit=True) as conn:
             conn.execute("INSERT INTO schema_version VALUES (99, 'from the future', 0)")
-    with pytest.raises(StorageError, match="schema is version 99, newer than this program's 1"):
+    with pytest.raises(StorageError, match="schema is version 99, newer than this program's 2"):
         open_db()
+
+
+def test_a_version_1_file_gets_creators_and_abandoned_games_in_place(tmp_path, kingdom):
+    """Schema step 2 (each game's creator, games ended as abandoned) upgrades a file written at
+    version 1: its games keep their answers, count for no client, and are not abandoned."""
+    from dominion_service.storage import SCHEMA_VERSION_TABLE, _SQLITE_V1
+    path = tmp_path / "v1.db"
+    config = dominion.Config(("A", "B"), kingdom, 9, 0)
+    with sqlite3.connect(path) as conn:
+        for statement in _SQLITE_V1:
+            conn.execute(statement)
+        conn.execute(SCHEMA_VERSION_TABLE)
+        conn.execute("INSERT INTO schema_version VALUES (1, 'games and their answers', 0)")
+        conn.execute("INSERT INTO games (game_id, config, seats, created, answer_count) VALUES "
+                     "('g', ?, '[[\"\",\"d\"],[\"\",\"e\"]]', 3.0, 0)", (config_to_json(config),))
+    conn.close()
+    store = SqliteStorage(path)
+    assert store.schema_version() == 2
+    (game,) = store.load_games()
+    assert (game.game_id, game.creator, game.abandoned) == ("g", "", False)
+    store.abandon_game("g")
+    assert list(store.load_games()) == []
+    (finished,) = store.finished_games()
+    assert finished.abandoned
+    store.close()

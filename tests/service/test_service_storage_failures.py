@@ -8,7 +8,7 @@ import pytest
 import dominion
 from dominion_client.botrunner import play_seat_with
 from dominion_client.client import connect
-from dominion_client.local import LocalServer
+from dominion_service.local import LocalServer
 
 
 class FlakyStorage:

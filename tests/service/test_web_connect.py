@@ -11,7 +11,7 @@ import pytest
 
 import dominion
 from dominion_client.client import connect
-from dominion_client.local import LocalServer
+from dominion_service.local import LocalServer
 from dominion_proto import dominion_pb2 as pb
 from dominion_service import SqliteStorage
 from tests.service.web_support import SERVICE, Stream, call, envelope, first_answer, ok

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from dominion_client.client import connect
-from dominion_client.local import LocalServer
+from dominion_service.local import LocalServer
 from dominion_service import SqliteStorage
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -54,6 +54,10 @@ def page(browser):
     page = context.new_page()
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
+    # The page runs under the web door's Content-Security-Policy: a script or style it refuses
+    # is a console error.
+    page.on("console", lambda m: errors.append(m.text)
+            if m.type == "error" and "Content Security Policy" in m.text else None)
     yield page
     context.close()
     assert not errors, errors

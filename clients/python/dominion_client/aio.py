@@ -18,7 +18,7 @@ import grpc
 from dominion_proto import dominion_pb2 as pb
 from dominion_proto import dominion_pb2_grpc as pb_grpc
 
-from .client import (_STATUS, RECONNECT, TOKEN_METADATA, AnswerRefused, DecisionTracker,
+from .client import (_STATUS, RECONNECT, channel_args, TOKEN_METADATA, AnswerRefused, DecisionTracker,
                      GameResult, PendingDecision, PlayStreamEnded)
 from .convert import answer_to_pb
 
@@ -26,9 +26,12 @@ from .convert import answer_to_pb
 class AsyncClient:
     """A connection to one server, for coroutines of one event loop."""
 
-    def __init__(self, target: str):
+    def __init__(self, target: str, ca_file: Optional[str] = None):
         self.target = target
-        self.channel = grpc.aio.insecure_channel(target, options=RECONNECT)
+        address, credentials = channel_args(target, ca_file)
+        self.channel = (grpc.aio.insecure_channel(address, options=RECONNECT)
+                        if credentials is None else
+                        grpc.aio.secure_channel(address, credentials, options=RECONNECT))
         self.stub = pb_grpc.DominionServiceStub(self.channel)
 
     async def close(self) -> None:

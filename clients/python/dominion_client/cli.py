@@ -4,10 +4,23 @@ from __future__ import annotations
 
 import argparse
 import sys
+from importlib.metadata import entry_points
 
-from . import commands_db, commands_engine, commands_net
+from . import commands_engine, commands_net
 
-COMMAND_MODULES = [commands_engine, commands_net, commands_db]
+COMMAND_MODULES = [commands_engine, commands_net]
+# What other installed packages add, by entry point: the service adds ``serve`` and ``db``
+# ("dominion.commands") and the in-process server ``dominion play`` runs ("dominion.service").
+COMMANDS_GROUP = "dominion.commands"
+SERVICE_GROUP = "dominion.service"
+
+
+def service_entry(name: str):
+    """The object the installed service offers under ``name`` (entry point group
+    `SERVICE_GROUP`), or None when no service is installed."""
+    for entry in entry_points(group=SERVICE_GROUP, name=name):
+        return entry.load()
+    return None
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -19,6 +32,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub.required = True
     for module in COMMAND_MODULES:
         module.register(sub)
+    for entry in sorted(entry_points(group=COMMANDS_GROUP), key=lambda e: e.name):
+        entry.load()(sub)
     return parser
 
 

@@ -35,6 +35,38 @@ RECONNECT = (("grpc.initial_reconnect_backoff_ms", 200), ("grpc.min_reconnect_ba
              ("grpc.max_reconnect_backoff_ms", 2000))
 
 
+def channel_args(target: str, ca_file: Optional[str] = None) -> tuple:
+    """(address, credentials) for a server ``target``: "host:port" or "http://host:port" in
+    clear, "https://host:port" over TLS (the system's trusted certificates, or ``ca_file``'s:
+    a PEM file, for a server with its own certificate; given alone it also means TLS).
+    Credentials are None in clear."""
+    scheme, sep, rest = target.partition("://")
+    if not sep:
+        scheme, rest = "", target
+    if scheme not in ("", "http", "https"):
+        raise ValueError(f"a server address is host:port, http://host:port or "
+                         f"https://host:port, not {target!r}")
+    address = rest.rstrip("/")
+    if scheme == "http" and ca_file is None:
+        return address, None
+    if scheme == "" and ca_file is None:
+        return address, None
+    if scheme == "http":
+        raise ValueError("a CA file is for a TLS server: give https://host:port")
+    roots = None
+    if ca_file is not None:
+        with open(ca_file, "rb") as f:
+            roots = f.read()
+    return address, grpc.ssl_channel_credentials(root_certificates=roots)
+
+
+def open_channel(target: str, ca_file: Optional[str] = None) -> grpc.Channel:
+    address, credentials = channel_args(target, ca_file)
+    if credentials is None:
+        return grpc.insecure_channel(address, options=RECONNECT)
+    return grpc.secure_channel(address, credentials, options=RECONNECT)
+
+
 class CreatedGame(NamedTuple):
     game_id: str
     tokens: dict            # seat -> secret token, for the seats that are not bots'
@@ -127,9 +159,10 @@ class PlayCall:
 class Client:
     """A connection to one server. Thread-safe; use one per process."""
 
-    def __init__(self, target: str, channel: Optional[grpc.Channel] = None):
+    def __init__(self, target: str, channel: Optional[grpc.Channel] = None,
+                 ca_file: Optional[str] = None):
         self.target = target
-        self.channel = channel or grpc.insecure_channel(target, options=RECONNECT)
+        self.channel = channel or open_channel(target, ca_file)
         self.stub = pb_grpc.DominionServiceStub(self.channel)
 
     def close(self) -> None:
@@ -350,6 +383,7 @@ class DecisionTracker:
         return pending
 
 
-def connect(target: str) -> Client:
-    """A client for the server at ``target`` ("host:port")."""
-    return Client(target)
+def connect(target: str, ca_file: Optional[str] = None) -> Client:
+    """A client for the server at ``target`` ("host:port", or "https://host:port" for TLS;
+    ``ca_file``: the PEM certificate(s) to trust for it, see `channel_args`)."""
+    return Client(target, ca_file=ca_file)

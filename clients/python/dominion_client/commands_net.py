@@ -1,9 +1,8 @@
-"""Network subcommands: ``dominion serve``, ``dominion bot`` and ``dominion play``."""
+"""Network subcommands: ``dominion bot`` and ``dominion play`` (``dominion serve`` is the
+service's own, `dominion_service.cli`)."""
 from __future__ import annotations
 
 import asyncio
-import gc
-import signal
 import sys
 
 import grpc
@@ -12,47 +11,7 @@ import dominion.bots
 
 
 def register(sub) -> None:
-    from dominion_service import ServiceOptions
-
     from .commands_engine import _bot_list, bot_arg, seed_arg
-
-    p = sub.add_parser(
-        "serve", help="run the game server (gRPC, and the web page with Connect and gRPC-Web)",
-        description="Run the Dominion service (dominion.v1.DominionService): native gRPC with "
-                    "health checking and reflection on --port, and on --web-port the web page "
-                    "and the same service over Connect and gRPC-Web. Games are stored in SQLite "
-                    "or PostgreSQL and resumed when the server starts again.")
-    p.add_argument("--host", default="127.0.0.1",
-                   help="address to listen on (default: 127.0.0.1; 0.0.0.0 for every interface)")
-    p.add_argument("--port", type=int, default=50051,
-                   help="port to listen on, 1-65535 (default: 50051; 0 picks a free one, "
-                        "printed)")
-    p.add_argument("--web-port", type=int, default=8080,
-                   help="port of the web door: the web page, and the same service over Connect "
-                        "(JSON or binary) and gRPC-Web for browsers and curl (default: 8080; "
-                        "0 picks a free one, printed)")
-    p.add_argument("--no-web", action="store_true",
-                   help="serve native gRPC only: no web page, no Connect or gRPC-Web")
-    p.add_argument("--db", metavar="PATH|URL", default=None,
-                   help="SQLite file for the games (default: $XDG_DATA_HOME/dominion/games.db "
-                        "or ~/.local/share/dominion/games.db); ':memory:' keeps nothing; or a "
-                        "PostgreSQL database, postgresql://user@host:port/dbname (password in "
-                        "the URL or in PGPASSWORD; docs/scaling.md)")
-    p.add_argument("--allow-seed", action="store_true",
-                   help="accept a chosen seed in CreateGame (whoever chooses it can compute "
-                        "every seat's cards: for tests and tournaments, not in public)")
-    defaults = ServiceOptions()
-    p.add_argument("--max-games", type=int, default=defaults.max_games, metavar="N",
-                   help=f"games in progress the server holds at most (default: "
-                        f"{defaults.max_games})")
-    p.add_argument("--max-games-per-client", type=int, default=defaults.max_games_per_client,
-                   metavar="N", help="games in progress one client address may have (default: "
-                                     f"{defaults.max_games_per_client})")
-    p.add_argument("--max-creates-per-minute", type=int,
-                   default=defaults.max_creates_per_minute, metavar="N",
-                   help="games one client address may create in a minute (default: "
-                        f"{defaults.max_creates_per_minute})")
-    p.set_defaults(run=run_serve)
 
     p = sub.add_parser(
         "bot", help="play seats of games on a server with a bot",
@@ -60,7 +19,11 @@ def register(sub) -> None:
                     "until the games end; prints the scores. One seat: --game ID --token T. "
                     "Several seats (all on one PlaySeats stream): --game ID with several "
                     "--token (seats of one game), or one --game per --token, paired in order.")
-    p.add_argument("--server", required=True, metavar="HOST:PORT", help="the server's address")
+    p.add_argument("--server", required=True, metavar="HOST:PORT",
+                   help="the server's address; https://HOST:PORT for a server with TLS")
+    p.add_argument("--ca-file", metavar="PEM", default=None,
+                   help="trust this certificate (or CA) for the server's TLS, e.g. a server's "
+                        "own certificate (default: the system's trusted certificates)")
     p.add_argument("--game", required=True, metavar="ID", action="append",
                    help="the game id (from CreateGame); once for every --token, or once for "
                         "all of them")
@@ -94,77 +57,6 @@ def register(sub) -> None:
     p.set_defaults(run=run_play)
 
 
-class ServeError(Exception):
-    """A reason `dominion serve` cannot start, as one line for the person who started it."""
-
-
-def check_port(value: int, option: str) -> int:
-    """A port to listen on: 1-65535, or 0 for any free one (the chosen one is printed)."""
-    if not 0 <= value <= 65535:
-        raise ServeError(f"{option} must be a port from 1 to 65535 (or 0 for any free port), "
-                         f"not {value}")
-    return value
-
-
-def tune_gc() -> None:
-    """For a long-running server: what is loaded before it serves (modules, cards, tables) is
-    left out of the collector's scans (`gc.freeze`), and the collector runs after 20,000 new
-    objects instead of 700. Each decision makes a few hundred short-lived objects (states, views,
-    messages), nearly all freed by reference counting; with the default threshold the
-    collector ran several times a second, scanning the games held in memory, and took about
-    a twentieth of the server's time."""
-    gc.freeze()
-    gc.set_threshold(20_000, 10, 10)
-
-
-def run_serve(args) -> int:
-    from dominion_service import ServiceOptions, start_server
-    from dominion_service.storage import StorageError, open_storage
-
-    async def serve() -> None:
-        tune_gc()
-        storage = open_storage(args.db)
-        try:
-            running = await start_server(storage, args.host, args.port, ServiceOptions(
-                allow_seed=args.allow_seed, max_games=args.max_games,
-                max_games_per_client=args.max_games_per_client,
-                max_creates_per_minute=args.max_creates_per_minute),
-                None if args.no_web else args.web_port)
-        except OSError as e:
-            storage.close()
-            raise ServeError(str(e)) from None
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGINT, signal.SIGTERM):  # before saying it listens: a stop then
-            loop.add_signal_handler(sig, stop.set)   # is always a clean one
-        if storage.created_folder:
-            print(f"dominion serve: created the folder {storage.created_folder} for the games "
-                  "database", file=sys.stderr)
-        for game_id, reason in running.service.broken.items():
-            print(f"dominion serve: game {game_id} is not served: {reason}", file=sys.stderr)
-        print(f"Dominion service listening on {args.host}:{running.port} "
-              f"(games: {storage.path}, {len(running.service.games)} in progress, "
-              f"{len(running.service.finished)} over)", flush=True)
-        if running.web is not None:
-            from dominion_service.web import page_address
-            print(f"Web page, Connect and gRPC-Web on {page_address(args.host, running.web_port)}",
-                  flush=True)
-        await stop.wait()
-        await running.stop(grace=5.0)
-
-    try:
-        check_port(args.port, "--port")
-        if not args.no_web:
-            check_port(args.web_port, "--web-port")
-            if args.web_port == args.port and args.port:
-                raise ServeError(f"--web-port must differ from --port ({args.port})")
-        asyncio.run(serve())
-    except (ServeError, StorageError) as e:
-        print(f"dominion serve: {e}", file=sys.stderr)
-        return 2
-    return 0
-
-
 def run_bot(args) -> int:
     try:
         seats = bot_seats(args.game, args.token)
@@ -176,7 +68,12 @@ def run_bot(args) -> int:
     from .botrunner import play_seat_with
     from .client import connect
 
-    with connect(args.server) as client:
+    try:
+        client = connect(args.server, args.ca_file)
+    except (ValueError, OSError) as e:
+        print(f"dominion bot: {e}", file=sys.stderr)
+        return 2
+    with client:
         try:
             client.wait_ready(timeout=args.connect_timeout)
         except grpc.FutureTimeoutError:
@@ -238,7 +135,12 @@ async def _run_bots(args, seats: list) -> int:
     from .botrunner import play_seats_async
     from .client import TOKEN_METADATA
 
-    async with AsyncClient(args.server) as client:
+    try:
+        opened = AsyncClient(args.server, args.ca_file)
+    except (ValueError, OSError) as e:
+        print(f"dominion bot: {e}", file=sys.stderr)
+        return 2
+    async with opened as client:
         try:
             await asyncio.wait_for(client.channel.channel_ready(), args.connect_timeout)
         except asyncio.TimeoutError:
@@ -277,7 +179,7 @@ def run_play(args) -> int:
 
     from .botrunner import play_seat
     from .client import connect
-    from .local import LocalServer
+    from .cli import service_entry
     from .terminal import TerminalGame
 
     bots = args.bots
@@ -291,6 +193,11 @@ def run_play(args) -> int:
         return 2
     if isinstance(kingdom, tuple):
         kingdom = list(kingdom)
+    LocalServer = service_entry("local_server")
+    if LocalServer is None:
+        print("dominion play: it runs a game server in this process, and the service "
+              "(dominion_service) is not installed", file=sys.stderr)
+        return 2
     with LocalServer() as server, connect(server.target) as client:
         try:
             game = client.create_game(

@@ -1,4 +1,7 @@
-"""Database subcommands: ``dominion db copy`` (games from a SQLite file into PostgreSQL)."""
+"""Database subcommands: ``dominion db copy`` (games from a SQLite file into PostgreSQL).
+
+Owned by the service (the storage is its room); the ``dominion`` command finds it by the
+``dominion.commands`` entry point, so the client package never imports the service."""
 from __future__ import annotations
 
 import sys
@@ -28,8 +31,7 @@ def register(sub) -> None:
 
 
 def run_copy(args) -> int:
-    from dominion_service.storage import (POSTGRES_SCHEMES, StorageError, copy_games,
-                                          open_storage)
+    from .storage import POSTGRES_SCHEMES, StorageError, copy_games, open_storage
     source = target = None
     try:
         if args.source.startswith(POSTGRES_SCHEMES) or not Path(args.source).is_file():

@@ -6,7 +6,9 @@ import asyncio
 import threading
 from typing import Optional
 
-from dominion_service import ServiceOptions, SqliteStorage, Storage, start_server
+from .limits import ServiceOptions
+from .server import start_server
+from .storage import SqliteStorage, Storage
 
 
 class LocalServer:
@@ -17,14 +19,17 @@ class LocalServer:
     """
 
     def __init__(self, storage: Optional[Storage] = None, host: str = "127.0.0.1", port: int = 0,
-                 options: Optional[ServiceOptions] = None, web_port: Optional[int] = None):
+                 options: Optional[ServiceOptions] = None, web_port: Optional[int] = None,
+                 tls: Optional[tuple] = None):
         """An in-process server for one person's terminal game or a test: by default it
         accepts chosen seeds and has no practical game limits (``options``). ``web_port``
-        (0: a free one) also opens the web door (Connect, gRPC-Web and the page)."""
+        (0: a free one) also opens the web door (Connect, gRPC-Web and the page). ``tls``:
+        (certificate file, key file) to serve both doors over TLS."""
         self.storage = storage if storage is not None else SqliteStorage(":memory:")
         self.host = host
         self.port = port
         self.web_port = web_port
+        self.tls = tls
         self.options = options or ServiceOptions(
             allow_seed=True, max_games=10**6, max_games_per_client=10**6,
             max_creates_per_minute=10**6)
@@ -41,7 +46,7 @@ class LocalServer:
     @property
     def web_url(self) -> str:
         """The web page's address (when started with ``web_port``)."""
-        return f"http://{self.host}:{self.web_port}/"
+        return f"{'https' if self.tls else 'http'}://{self.host}:{self.web_port}/"
 
     def start(self) -> "LocalServer":
         self._thread.start()
@@ -69,7 +74,7 @@ class LocalServer:
         self._stop = asyncio.Event()
         try:
             running = await start_server(self.storage, self.host, self.port, self.options,
-                                         self.web_port)
+                                         self.web_port, self.tls)
         except BaseException as e:  # reported to the thread that called start()
             self._error = e
             self._ready.set()
@@ -77,6 +82,7 @@ class LocalServer:
         self.port = running.port
         self.web_port = running.web_port
         self.service = running.service   # for tests: the games it holds
+        self.running = running
         self._ready.set()
         await self._stop.wait()
         await running.stop(grace=0.5)

@@ -1,0 +1,178 @@
+"""``dominion serve``: the server's subcommand, registered with the ``dominion`` command through
+the ``dominion.commands`` entry point (pyproject.toml), so that the client package never imports
+the service: the command has ``serve`` exactly when the service is installed."""
+from __future__ import annotations
+
+import asyncio
+import gc
+import signal
+import sys
+
+
+def register(sub) -> None:
+    from .limits import ServiceOptions
+
+    p = sub.add_parser(
+        "serve", help="run the game server (gRPC, and the web page with Connect and gRPC-Web)",
+        description="Run the Dominion service (dominion.v1.DominionService): native gRPC with "
+                    "health checking and reflection on --port, and on --web-port the web page "
+                    "and the same service over Connect and gRPC-Web. Games are stored in SQLite "
+                    "or PostgreSQL and resumed when the server starts again. docs/service.md, \"Running in "
+                    "public\", explains each limit.")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to listen on (default: 127.0.0.1; 0.0.0.0 for every interface)")
+    p.add_argument("--port", type=int, default=50051,
+                   help="port to listen on, 1-65535 (default: 50051; 0 picks a free one, "
+                        "printed)")
+    p.add_argument("--web-port", type=int, default=8080,
+                   help="port of the web door: the web page, and the same service over Connect "
+                        "(JSON or binary) and gRPC-Web for browsers and curl (default: 8080; "
+                        "0 picks a free one, printed)")
+    p.add_argument("--no-web", action="store_true",
+                   help="serve native gRPC only: no web page, no Connect or gRPC-Web")
+    p.add_argument("--db", metavar="PATH|URL", default=None,
+                   help="SQLite file for the games (default: $XDG_DATA_HOME/dominion/games.db "
+                        "or ~/.local/share/dominion/games.db; a missing folder is created); "
+                        "':memory:' keeps nothing; or a PostgreSQL database, "
+                        "postgresql://user@host:port/dbname (password in the URL or in "
+                        "PGPASSWORD; docs/scaling.md)")
+    p.add_argument("--allow-seed", action="store_true",
+                   help="accept a chosen seed in CreateGame (whoever chooses it can compute "
+                        "every seat's cards: for tests and tournaments, not in public)")
+    p.add_argument("--tls-cert", metavar="PEM", default=None,
+                   help="serve both doors over TLS with this certificate (chain) file; needs "
+                        "--tls-key")
+    p.add_argument("--tls-key", metavar="PEM", default=None,
+                   help="the private key of --tls-cert")
+    d = ServiceOptions()
+    limits = [
+        ("--max-games", "max_games", int, "N", "games in progress the server holds at most"),
+        ("--max-games-per-client", "max_games_per_client", int, "N",
+         "games in progress one client address may have (kept across restarts)"),
+        ("--max-creates-per-minute", "max_creates_per_minute", int, "N",
+         "games one client address may create in a minute"),
+        ("--max-connections", "max_connections", int, "N",
+         "connections open at once on each door; more are refused at once (lowered to fit "
+         "the file limit)"),
+        ("--idle-timeout", "idle_timeout", float, "S",
+         "seconds a connection may stay open with no call under way, or with a request still "
+         "arriving"),
+        ("--stream-stall-timeout", "stream_stall_timeout", float, "S",
+         "seconds a Play or PlaySeats client may leave outcomes unread before its stream ends "
+         "RESOURCE_EXHAUSTED"),
+        ("--abandon-after", "abandon_after", float, "S",
+         "seconds a game in progress may wait for an answer before it is ended as abandoned "
+         "(0: never)"),
+    ]
+    for flag, name, kind, metavar, text in limits:
+        p.add_argument(flag, type=kind, default=getattr(d, name), metavar=metavar, dest=name,
+                       help=f"{text} (default: {getattr(d, name):g})")
+    p.add_argument("--trusted-proxy", action="append", default=[], metavar="ADDRESS",
+                   dest="trusted_proxies",
+                   help="a proxy (address or network, e.g. 10.0.0.0/8) whose X-Forwarded-For "
+                        "or Forwarded header names the client; repeat for several (default: "
+                        "none, every client is its connection's address)")
+    p.set_defaults(run=run_serve)
+
+
+class ServeError(Exception):
+    """A reason `dominion serve` cannot start, as one line for the person who started it."""
+
+
+def check_port(value: int, option: str) -> int:
+    """A port to listen on: 1-65535, or 0 for any free one (the chosen one is printed)."""
+    if not 0 <= value <= 65535:
+        raise ServeError(f"{option} must be a port from 1 to 65535 (or 0 for any free port), "
+                         f"not {value}")
+    return value
+
+
+def tune_gc() -> None:
+    """For a long-running server: what is loaded before it serves (modules, cards, tables) is
+    left out of the collector's scans (`gc.freeze`), and the collector runs after 20,000 new
+    objects instead of 700. Each decision makes a few hundred short-lived objects (states, views,
+    messages), nearly all freed by reference counting; with the default threshold the
+    collector ran several times a second, scanning the games held in memory, and took about
+    a twentieth of the server's time."""
+    gc.freeze()
+    gc.set_threshold(20_000, 10, 10)
+
+
+def serve_options(args):
+    """The `ServiceOptions` of the command line, or ServeError for a value out of range."""
+    from .limits import ServiceOptions, TrustedProxies
+
+    for name in ("max_games", "max_games_per_client", "max_creates_per_minute",
+                 "max_connections"):
+        if getattr(args, name) < 1:
+            raise ServeError(f"--{name.replace('_', '-')} must be at least 1")
+    for name in ("idle_timeout", "stream_stall_timeout"):
+        if not getattr(args, name) > 0:
+            raise ServeError(f"--{name.replace('_', '-')} must be more than 0 seconds")
+    if not args.abandon_after >= 0:
+        raise ServeError("--abandon-after must be 0 (never) or more seconds")
+    try:
+        TrustedProxies(args.trusted_proxies)
+    except ValueError as e:
+        raise ServeError(f"--trusted-proxy: {e}") from None
+    return ServiceOptions(
+        allow_seed=args.allow_seed, max_games=args.max_games,
+        max_games_per_client=args.max_games_per_client,
+        max_creates_per_minute=args.max_creates_per_minute,
+        max_connections=args.max_connections, idle_timeout=args.idle_timeout,
+        stream_stall_timeout=args.stream_stall_timeout, abandon_after=args.abandon_after,
+        trusted_proxies=tuple(args.trusted_proxies))
+
+
+def run_serve(args) -> int:
+    from .limits import raise_file_limit
+    from .server import start_server
+    from .storage import StorageError, open_storage
+    from .web import page_address
+
+    async def serve() -> None:
+        tune_gc()
+        raise_file_limit()   # room for many connections; each door still refuses before it
+        options = serve_options(args)
+        tls = None
+        if args.tls_cert or args.tls_key:
+            if not (args.tls_cert and args.tls_key):
+                raise ServeError("--tls-cert and --tls-key go together")
+            tls = (args.tls_cert, args.tls_key)
+        storage = open_storage(args.db)
+        try:
+            running = await start_server(storage, args.host, args.port, options,
+                                         None if args.no_web else args.web_port, tls)
+        except OSError as e:
+            storage.close()
+            raise ServeError(str(e)) from None
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):  # before saying it listens: a stop then
+            loop.add_signal_handler(sig, stop.set)   # is always a clean one
+        if storage.created_folder:
+            print(f"dominion serve: created the folder {storage.created_folder} for the games "
+                  "database", file=sys.stderr)
+        for game_id, reason in running.service.broken.items():
+            print(f"dominion serve: game {game_id} is not served: {reason}", file=sys.stderr)
+        print(f"Dominion service listening on {args.host}:{running.port}"
+              f"{' (TLS)' if tls else ''} (games: {storage.path}, "
+              f"{len(running.service.games)} in progress, "
+              f"{len(running.service.finished)} over)", flush=True)
+        if running.web is not None:
+            print(f"Web page, Connect and gRPC-Web on "
+                  f"{page_address(args.host, running.web_port, tls is not None)}", flush=True)
+        await stop.wait()
+        await running.stop(grace=5.0)
+
+    try:
+        check_port(args.port, "--port")
+        if not args.no_web:
+            check_port(args.web_port, "--web-port")
+            if args.web_port == args.port and args.port:
+                raise ServeError(f"--web-port must differ from --port ({args.port})")
+        asyncio.run(serve())
+    except (ServeError, StorageError) as e:
+        print(f"dominion serve: {e}", file=sys.stderr)
+        return 2
+    return 0

@@ -1,0 +1,210 @@
+"""What a server allows: the options an operator sets (`ServiceOptions`), the bounds on what a
+request may carry, and the per-client game limits. Every refusal is a `ServiceError` with a
+message the caller can act on."""
+from __future__ import annotations
+
+import ipaddress
+import resource
+import time
+from typing import Callable, NamedTuple, Optional
+
+import grpc
+
+# Limits on what a request may carry: every string and list is bounded, so that no request (and
+# no stored game) can grow without bound, and no error message quotes more than a line.
+MAX_NAME = 64          # seat names, bot names, card names, Kingdom and set names
+MAX_GAME_ID = 64
+MAX_LIST = 32          # cards, sets or seats in one request
+MAX_QUOTE = 80         # characters of bad input an error message quotes
+DEFAULT_PAGE, MAX_PAGE = 50, 200   # ListGames page sizes
+MAX_STREAM_SEATS = 1024   # seats on one PlaySeats stream at once
+MAX_SEATS_BATCH = 1024    # adds and answers in one PlaySeatsRequest
+
+
+class ServiceOptions(NamedTuple):
+    """What a server allows. ``allow_seed``: accept CreateGameRequest.seed (anyone who chooses
+    the seed can compute every other seat's hand and deck order: for tests and tournaments,
+    not for a server in public). The game limits bound what anyone can make the server hold
+    and compute (all-bot games are played at once, so they count against the rate)."""
+    allow_seed: bool = False
+    max_games: int = 1000            # games not over, in all
+    max_games_per_client: int = 20   # games not over, created from one client address
+    max_creates_per_minute: int = 60 # games one client address may create in a minute
+    # Connections (each door): the most open at once (further ones are refused at once, and
+    # the figure is lowered to fit the process's file limit, `fit_to_file_limit`), and the
+    # seconds a connection may stay open with no request under way (idle, or a request's
+    # headers or body still coming: slowloris) before it is closed.
+    max_connections: int = 1000
+    idle_timeout: float = 20.0
+    # Seconds a Play or PlaySeats client may leave its answers' outcomes unread (the stream
+    # stops reading its answers meanwhile) before the stream ends RESOURCE_EXHAUSTED.
+    stream_stall_timeout: float = 60.0
+    # Seconds a game in progress may wait for an answer before it is ended as abandoned
+    # (0: never).
+    abandon_after: float = 7 * 24 * 3600.0
+    # Addresses (or networks, "10.0.0.0/8") of proxies whose forwarding headers name the
+    # client (X-Forwarded-For, Forwarded); nobody's by default.
+    trusted_proxies: tuple = ()
+
+
+class ServiceError(Exception):
+    """A refused request: the status code and a message the caller can act on."""
+
+    def __init__(self, code: grpc.StatusCode, message: str):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def quote(value) -> str:
+    """``repr(value)`` cut to MAX_QUOTE characters, for error messages."""
+    text = repr(value)
+    return text if len(text) <= MAX_QUOTE else text[:MAX_QUOTE - 3] + "..."
+
+
+def short(message: str, limit: int = 1000) -> str:
+    """An engine error message, cut to ``limit`` characters (some list every legal answer)."""
+    return message if len(message) <= limit else message[:limit - 3] + "..."
+
+
+def check_create_request(request) -> None:
+    """Refuse a CreateGameRequest whose strings or lists exceed the limits, before anything
+    reads them (INVALID_ARGUMENT)."""
+    def refuse(what: str):
+        raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT, what)
+
+    if len(request.seats) > MAX_LIST:
+        refuse(f"at most {MAX_LIST} seats, not {len(request.seats)}")
+    for i, seat in enumerate(request.seats):
+        for name in ("name", "bot"):
+            if len(getattr(seat, name)) > MAX_NAME:
+                refuse(f"seat {i}: {name} is at most {MAX_NAME} characters, not "
+                       f"{len(getattr(seat, name))}")
+    names = list(request.cards.cards) + list(request.random.sets) + [request.preset]
+    if len(request.cards.cards) > MAX_LIST or len(request.random.sets) > MAX_LIST:
+        refuse(f"at most {MAX_LIST} cards or sets")
+    for name in names:
+        if len(name) > MAX_NAME:
+            refuse(f"a card, set or Kingdom name is at most {MAX_NAME} characters: "
+                   f"{quote(name)}")
+
+
+class CreationLimits:
+    """The game limits of `ServiceOptions`, counted over the games in progress (each knows its
+    creator) and each client's recent creations."""
+
+    def __init__(self, options: ServiceOptions):
+        self.options = options
+        self._creations: dict[str, list] = {}     # client address -> recent creation times
+
+    def check(self, creator: str, playing) -> None:
+        """RESOURCE_EXHAUSTED past the limits, ``playing`` being the games in progress; counts
+        this creation against the client's rate."""
+        o = self.options
+        if len(playing) >= o.max_games:
+            raise ServiceError(grpc.StatusCode.RESOURCE_EXHAUSTED,
+                               f"this server holds its maximum of {o.max_games} games in "
+                               "progress; try again when some have ended")
+        mine = sum(1 for g in playing if g.creator == creator)
+        if mine >= o.max_games_per_client:
+            raise ServiceError(grpc.StatusCode.RESOURCE_EXHAUSTED,
+                               f"you have {mine} games in progress, the most this server "
+                               "allows one client; finish some first")
+        now = time.monotonic()
+        recent = [t for t in self._creations.get(creator, ()) if now - t < 60]
+        if len(recent) >= o.max_creates_per_minute:
+            raise ServiceError(grpc.StatusCode.RESOURCE_EXHAUSTED,
+                               f"at most {o.max_creates_per_minute} games a minute from one "
+                               "client; try again shortly")
+        self._creations[creator] = recent + [now]
+        if len(self._creations) > 10_000:  # forget idle clients
+            self._creations = {k: v for k, v in self._creations.items()
+                               if v and now - v[-1] < 60}
+
+
+FILE_RESERVE = 64   # descriptors kept for the database, logs and the server's own sockets
+
+
+def raise_file_limit() -> int:
+    """Raise this process's soft limit of open files to its hard limit (allowed without
+    privileges), and return the soft limit now in force."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY:
+        hard = max(soft, 1 << 20)
+    if soft != resource.RLIM_INFINITY and soft < hard:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+            soft = hard
+        except (ValueError, OSError):
+            pass
+    return soft
+
+
+def fit_to_file_limit(options: ServiceOptions, doors: int) -> ServiceOptions:
+    """``options`` with `max_connections` lowered so that ``doors`` doors at their maximum
+    still leave `FILE_RESERVE` descriptors free: a new connection is refused before the
+    process runs out of files, and the games in progress go on."""
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY:
+        return options
+    room = max(1, (soft - FILE_RESERVE) // max(1, doors))
+    if options.max_connections <= room:
+        return options
+    return options._replace(max_connections=room)
+
+
+class TrustedProxies:
+    """Who a client is: the connection's address, unless that address is a proxy the operator
+    named, in which case the forwarding headers say (`Forwarded` if present, else
+    `X-Forwarded-For`): the nearest address in them that is not itself a trusted proxy."""
+
+    def __init__(self, names=()):
+        self.networks = tuple(ipaddress.ip_network(n, strict=False) for n in names)
+
+    def trusts(self, address: str) -> bool:
+        try:
+            ip = ipaddress.ip_address(address)
+        except ValueError:
+            return False
+        return any(ip in network for network in self.networks)
+
+    def client(self, peer: str, header: Callable[[str], Optional[str]]) -> str:
+        """The client's address, given the connection's (``peer``) and the request's headers
+        (``header(name)``: the values of one header joined by commas, or None)."""
+        if not self.networks or not self.trusts(peer):
+            return peer
+        forwarded = header("forwarded")
+        chain = (_forwarded_for(forwarded) if forwarded is not None else
+                 [part.strip() for part in (header("x-forwarded-for") or "").split(",")
+                  if part.strip()])
+        for address in reversed(chain):
+            address = _bare_address(address)
+            if address is None:
+                return peer   # an address that cannot be read: the proxy is the client
+            if not self.trusts(address):
+                return address
+        return peer
+
+
+def _forwarded_for(value: str) -> list:
+    """The ``for=`` addresses of a `Forwarded` header (RFC 7239), nearest last."""
+    out = []
+    for element in value.split(","):
+        for pair in element.split(";"):
+            key, _, item = pair.strip().partition("=")
+            if key.strip().lower() == "for":
+                out.append(item.strip().strip('"'))
+    return out
+
+
+def _bare_address(text: str) -> Optional[str]:
+    """An IP address from a forwarding header's entry ("1.2.3.4", "1.2.3.4:80", "[::1]:80",
+    "::1"), or None."""
+    if text.startswith("["):
+        text = text[1:].split("]", 1)[0]
+    elif text.count(":") == 1:
+        text = text.split(":", 1)[0]
+    try:
+        return str(ipaddress.ip_address(text))
+    except ValueError:
+        return None

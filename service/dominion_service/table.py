@@ -1,0 +1,200 @@
+"""The table of games a server holds: each game being played (its state, seats, bots, lock and
+the streams that follow it), the summaries of games over, and the stored games it cannot
+serve."""
+from __future__ import annotations
+
+import asyncio
+import collections
+import hashlib
+import hmac
+import logging
+import time
+from collections import OrderedDict
+from typing import Optional
+
+import grpc
+
+import dominion
+import dominion.bots
+
+from .limits import MAX_GAME_ID, ServiceError, quote, short
+from .storage import BrokenGame, FinishedGame
+
+log = logging.getLogger("dominion_service")
+
+RECENT_FINISHED = 64   # games over kept as states after they end or are read (the rest: rows)
+
+
+def token_digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def bot_seed(seed: int, seat: int) -> int:
+    """A bot's own seed, fixed by the game's seed and its seat (so a game replays alike) but
+    telling nothing about the game's seed."""
+    digest = hashlib.sha256(f"dominion-bot:{seed}:{seat}".encode()).digest()
+    return int.from_bytes(digest[:8], "little")
+
+
+class GameLock:
+    """A first-come first-served lock for one game's answers, which can also be taken without
+    waiting (`try_acquire`: PlaySeats takes every free lock of a batch at once). Its own small
+    lock rather than asyncio.Lock, whose waiters are private."""
+
+    __slots__ = ("_held", "_waiters")
+
+    def __init__(self):
+        self._held = False
+        self._waiters: collections.deque = collections.deque()   # futures, oldest first
+
+    def locked(self) -> bool:
+        return self._held
+
+    def try_acquire(self) -> bool:
+        """Take the lock when it is free and nobody waits for it, and return True; else
+        False, changing nothing."""
+        if self._held or self._waiters:
+            return False
+        self._held = True
+        return True
+
+    async def acquire(self) -> None:
+        if self.try_acquire():
+            return
+        waiter = asyncio.get_running_loop().create_future()
+        self._waiters.append(waiter)
+        try:
+            await waiter   # `release` hands the lock over by setting it
+        except asyncio.CancelledError:
+            if waiter.done() and not waiter.cancelled():
+                self.release()          # handed over as the waiter was cancelled: pass it on
+            else:
+                self._waiters.remove(waiter)
+            raise
+
+    def release(self) -> None:
+        """Hand the lock to the oldest waiter still waiting, or free it."""
+        if not self._held:
+            raise RuntimeError("GameLock released while not held")
+        while self._waiters:
+            waiter = self._waiters.popleft()
+            if not waiter.done():
+                waiter.set_result(None)   # stays held, by the waiter now
+                return
+        self._held = False
+
+    async def __aenter__(self):
+        await self.acquire()
+
+    async def __aexit__(self, *exc):
+        self.release()
+
+
+class Game:
+    """A game being served: its current state, seats, bots, lock, and change signal."""
+
+    def __init__(self, game_id: str, state: dominion.State, seats: tuple, created: float,
+                 creator: str = "", now: float = 0.0):
+        self.id = game_id
+        self.creator = creator                             # the creating client's address
+        self.state = state
+        self.seats = seats                                 # SeatRecord per seat
+        self.bot_names = tuple(s.bot for s in seats)
+        self.bots = {seat: dominion.bots.make_bot(s.bot, bot_seed(state.config.seed, seat))
+                     for seat, s in enumerate(seats) if s.bot}
+        self.created = created
+        self.lock = GameLock()
+        self.watchers: set = set()   # one per stream following the game (`set()` wakes it)
+        self.bot_retry = 0.0   # seconds before the bots try again after a storage failure
+        self.wire_events: dict = {}   # serialized events (`convert.events_to_bytes`)
+        self.last_change = now        # `time.monotonic()` of its last answer (or its start)
+        self.abandoned = False        # ended by the server for want of answers (`abandon`)
+
+    def publish(self, state: dominion.State) -> None:
+        """Make ``state`` current and wake every stream that follows the game."""
+        self.state = state
+        for watcher in self.watchers:
+            watcher.set()
+
+    def seat_of_token(self, token: str) -> Optional[int]:
+        digest = token_digest(token)
+        for seat, s in enumerate(self.seats):
+            if s.token_digest and hmac.compare_digest(s.token_digest, digest):
+                return seat
+        return None
+
+
+def abandoned_message(game: Game) -> str:
+    return (f"game {game.id} was ended as abandoned: nobody answered for too long; its "
+            "record is kept (GetRecord)")
+
+
+class GameTable:
+    """Games by id: those being played (``playing``, states in memory), those over
+    (``finished``: a summary; a few recent ones as states, the rest read again when asked
+    for), and stored games that cannot be served (``broken``: why)."""
+
+    def __init__(self):
+        self.playing: dict[str, Game] = {}
+        self.finished: dict[str, FinishedGame] = {}
+        self.recent: "OrderedDict[str, Game]" = OrderedDict()   # least recently used first
+        self.broken: dict[str, str] = {}
+
+    def revive(self, g) -> Optional[Game]:
+        """A served game from its stored form, or None (reported) when it cannot be."""
+        if isinstance(g, BrokenGame):
+            self.report_broken(g.game_id, g.reason)
+            return None
+        try:
+            state = dominion.replay((g.config, g.answers))
+            game = Game(g.game_id, state, g.seats, g.created, g.creator, time.monotonic())
+            game.abandoned = g.abandoned
+            return game
+        except Exception as e:  # a record this engine cannot replay, a bot it does not have
+            self.report_broken(g.game_id, f"it cannot be replayed by this version: "
+                                          f"{short(str(e), 200)}")
+            return None
+
+    def report_broken(self, game_id: str, reason: str) -> None:
+        self.broken[game_id] = reason
+        log.error("game %s is not served: %s (it stays in the database)", game_id, reason)
+
+    def held(self, game_id: str) -> Optional[Game]:
+        """The game ``game_id`` when it is in memory."""
+        return self.playing.get(game_id) or self.recent.get(game_id)
+
+    def check_id(self, game_id: str) -> None:
+        if not game_id:
+            raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT, "game_id is required")
+        if len(game_id) > MAX_GAME_ID:
+            raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT,
+                               f"game_id is at most {MAX_GAME_ID} characters, not "
+                               f"{len(game_id)}")
+
+    def refuse_missing(self, game_id: str) -> ServiceError:
+        if game_id in self.broken:
+            return ServiceError(grpc.StatusCode.DATA_LOSS,
+                                f"game {game_id} cannot be served: {self.broken[game_id]}")
+        return ServiceError(grpc.StatusCode.NOT_FOUND,
+                            f"no game {quote(game_id)} on this server; ListGames lists them")
+
+    def remember(self, game: Game) -> None:
+        """Keep a game that is over among the recent ones (a few, least recently used out)."""
+        self.recent[game.id] = game
+        self.recent.move_to_end(game.id)
+        while len(self.recent) > RECENT_FINISHED:
+            self.recent.popitem(last=False)
+
+    def retire(self, game: Game) -> None:
+        """A game just ended (or was abandoned): keep its summary, and its state only among
+        the recent ones."""
+        state = game.state
+        self.playing.pop(game.id, None)
+        self.finished[game.id] = FinishedGame(
+            game.id, state.config.players, game.bot_names, state.config.kingdom, game.created,
+            state.turn, dominion.decision_number(state), game.abandoned)
+        self.remember(game)
+
+    def all_held(self) -> list:
+        return list(self.playing.values()) + list(self.recent.values())
+
