@@ -104,6 +104,7 @@ class Work:
     log: PVector
     answers: PVector
     vp: tuple
+    hidden_passes: tuple
     events: list
     owners_changed: Optional[set]   # seats whose cards changed owner in this step
 
@@ -112,7 +113,7 @@ class Work:
          self.actions, self.buys, self.coins, self.turn, self.turns_taken, self.actions_played,
          self.cost_reduction, self.copper_bonus, self.merchants, self.silvers_played,
          self.bought, self.left_play, self.next_uid, self.immune, stack, self.rng, self.log,
-         self.answers, self.vp) = s
+         self.answers, self.vp, self.hidden_passes) = s
         self.players = Seats(players)
         self.stack = list(stack)
         self.events = []
@@ -136,7 +137,7 @@ class Work:
             self.buys, self.coins, self.turn, self.turns_taken, self.actions_played,
             self.cost_reduction, self.copper_bonus, self.merchants, self.silvers_played,
             self.bought, self.left_play, self.next_uid, self.immune, tuple(self.stack), self.rng,
-            log, self.answers, self.vp))
+            log, self.answers, self.vp, self.hidden_passes))
 
     # Small conveniences used everywhere.
     @property
@@ -362,7 +363,7 @@ def vp_change(w: Work, player: int, name: str, sign: int) -> None:
     """``player`` gained (``sign`` 1) or lost (-1) the card ``name``: their VP changes by the
     card's VP, or, in a game with a card whose VP depends on the others (Gardens, Duke), is
     counted again when the step ends (`owner_changed`)."""
-    if _variable_vp_in(w.pile_names):
+    if variable_vp_in(w.pile_names):
         owner_changed(w, player)
         return
     vp = _vp_marks().get(name)
@@ -373,7 +374,7 @@ def vp_change(w: Work, player: int, name: str, sign: int) -> None:
 
 
 @lru_cache(maxsize=64)
-def _variable_vp_in(pile_names: tuple) -> bool:
+def variable_vp_in(pile_names: tuple) -> bool:
     """Whether any Supply pile's card scores by the owner's other cards (memoized per game)."""
     variable = _vp_tables()[1]
     return any(name in variable for name in pile_names)
@@ -404,9 +405,13 @@ def _zones_score(zones: tuple) -> int:
 
 
 def _score_by_kind(cards: tuple) -> int:
+    return score_counts(Counter(cards))
+
+
+def score_counts(counts: Counter) -> int:
+    """Victory points of the cards counted in ``counts`` (name -> how many)."""
     fixed = _vp_tables()[0]
     total = 0
-    counts = Counter(cards)
     for name, k in counts.items():
         c = CARDS[name]
         if c.victory_points is not None:
@@ -601,6 +606,27 @@ def gain(w: Work, player: int, name: str, to: str = "discard", event: str = "gai
     vp_change(w, player, name, 1)
     log(w, event, player, (name,), None, to)
     return True
+
+
+def pass_card(w: Work, giver: int, receiver: int, name: str) -> None:
+    """``giver``'s card ``name``, already taken from its hand, goes into ``receiver``'s hand
+    face down (Masquerade; rulebook, 1st ed.: a passed card is not revealed to the other
+    players): only the two of them see which card it was. A pass that can change a score is
+    kept in ``hidden_passes``, so that the others' views count the card where they last saw it
+    (`game.known_vp`)."""
+    w.players[receiver].hand += (name,)
+    owner_changed(w, giver)
+    owner_changed(w, receiver)
+    seen_by = (giver, receiver)
+    if scores_by_pass(w.pile_names, name):
+        w.hidden_passes += ((giver, receiver, name, seen_by),)
+    log(w, "pass", giver, (name,), seen_by, receiver)
+
+
+def scores_by_pass(pile_names: tuple, name: str) -> bool:
+    """Whether passing ``name`` can change a score in this game: it has VP, or some card's VP
+    depends on the owner's other cards (Gardens counts every card)."""
+    return variable_vp_in(pile_names) or bool(_vp_marks().get(name))
 
 
 def gain_from_trash(w: Work, player: int, name: str, to: str = "discard") -> None:

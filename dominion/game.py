@@ -8,6 +8,7 @@ the check could say what is wrong.
 from __future__ import annotations
 
 import os
+from collections import Counter
 from functools import lru_cache
 from operator import itemgetter
 from typing import Any, NamedTuple, Optional
@@ -16,8 +17,9 @@ from pyrsistent import pvector
 
 from . import rng
 from .card import CARDS, CONTINUATIONS, card
-from .engine import (BASIC_PILES, Work, _quote, check_answer, draw, pile_costs, player_score,
-                     push, run, start_turn, supply_count, zones_score)  # player_score: public
+from .engine import (BASIC_PILES, Work, _quote, variable_vp_in, all_cards, check_answer, draw,
+                     pile_costs, player_score, push, run, score_counts, start_turn,
+                     supply_count, zones_score)  # player_score: public
 from .errors import (GameOverError, InvalidConfigError, InvalidPositionError,
                      NotYourDecisionError, StaleAnswerError)
 from .kingdoms import resolve_kingdom
@@ -125,7 +127,7 @@ def _blank_state(config: Config, pile_names: tuple, supply: tuple, players: tupl
                  copper_bonus=0, merchants=0, silvers_played=0, bought=False, left_play=(),
                  next_uid=0, immune=(), stack=(), rng=rng.seed_state(config.seed),
                  log=pvector(), answers=pvector(),
-                 vp=tuple(zones_score(p) for p in players))
+                 vp=tuple(zones_score(p) for p in players), hidden_passes=())
 
 
 def new_game(config: Any = None, *, players=2, kingdom="First Game", sets=None,
@@ -486,7 +488,7 @@ class PlayerView(NamedTuple):
     looking: Optional[tuple]
     looking_size: int
     turns_taken: int
-    vp: int                  # victory points now (all gains and trashes are public)
+    vp: int                  # victory points as the viewer can know them (`known_vp`)
 
 
 class View(NamedTuple):
@@ -564,7 +566,7 @@ def player_views(s, player: Optional[int]) -> tuple:
     """`View.players`: a `PlayerView` per seat, as ``player`` may see them."""
     names = s.config.players
     turns_taken = s.turns_taken
-    vp = s.vp
+    vp = known_vp(s, player)
     new = _new_tuple  # NamedTuples built from their fields: views are built at every decision
     out = []
     for seat, ps in enumerate(s.players):
@@ -575,6 +577,35 @@ def player_views(s, player: Optional[int]) -> tuple:
             len(discard), discard[-1] if discard else None, ps.in_play, ps.aside,
             looking if mine else None, len(looking), turns_taken[seat], vp[seat])))
     return tuple(out)
+
+
+def known_vp(s, viewer: Optional[int]) -> tuple:
+    """Each seat's victory points as ``viewer`` (None: a spectator) can know them: every gain
+    and trash is public, but a card passed face down (Masquerade) is seen only by its giver and
+    receiver, so for any other viewer it still counts for its giver, as if never passed. A
+    seat's own VP is always its true VP (it sees every pass it makes or receives); once the game
+    is over every view shows the true VP (the scores are counted openly)."""
+    passes = s.hidden_passes
+    if not passes or not s.stack:
+        return s.vp
+    unseen = [(g, r, c) for g, r, c, seen_by in passes if viewer not in seen_by]
+    if not unseen:
+        return s.vp
+    if variable_vp_in(s.pile_names):
+        counts = {}
+        for g, r, c in unseen:
+            for seat, sign in ((g, 1), (r, -1)):
+                if seat not in counts:
+                    counts[seat] = Counter(all_cards(s.players[seat]))
+                counts[seat][c] += sign
+        return tuple(score_counts(counts[seat]) if seat in counts else v
+                     for seat, v in enumerate(s.vp))
+    vp = list(s.vp)
+    for g, r, c in unseen:
+        worth = CARDS[c].vp
+        vp[g] += worth
+        vp[r] -= worth
+    return tuple(vp)
 
 
 def visible_log(s, player: Optional[int], log_from: Optional[int]) -> tuple:

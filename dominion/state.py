@@ -152,4 +152,7 @@ class State(NamedTuple):
     log: PVector
     answers: PVector         # (seat, answer) per step: with `config`, the game's record
     vp: tuple                # each seat's victory points now, kept up to date when cards
-                             # change owner (gain, trash, pass): views show it at every decision
+                             # change owner (gain, trash, pass)
+    hidden_passes: tuple     # (giver, receiver, card, seen_by) per card passed face down
+                             # (Masquerade) that can change a score: a view's VP undoes the
+                             # ones its viewer did not see (`game.known_vp`)

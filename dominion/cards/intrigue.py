@@ -16,7 +16,7 @@ from ..card import (ACTION_T, ATTACK_T, CARDS, INTRIGUE_1E, INTRIGUE_2E, REACTIO
                     VICTORY_T, Card, continuation, define)
 from ..engine import (Work, ask_choose, ask_may, ask_order, ask_select, ask_yes_no, attacked, cost,
                       discard, draw, each_attacked, gain, gain_from_trash, gainable,
-                      insert_into_deck, log, others, owner_changed, push, remove,
+                      insert_into_deck, log, others, pass_card, push, remove,
                       reveal_from_deck, still_in_play, to_hand, topdeck, trash,
                       trash_from_supply, trash_self)
 from .common import (discard_chosen, distinct, gain_chosen, reveal_hand, topdeck_chosen,
@@ -151,11 +151,7 @@ def _masquerade_chosen(w: Work, answer, p, passers, chosen):
         w.players[seat].hand = remove(w.players[seat].hand, (chosen[i],))
     for i, seat in enumerate(passers):
         receiver = passers[(i + 1) % k]
-        w.players[receiver].hand += (chosen[i],)
-        owner_changed(w, seat)
-        owner_changed(w, receiver)
-        # Rulebook (1st ed., "Pass"): a passed card is not revealed to the other players.
-        log(w, "pass", seat, (chosen[i],), (seat, receiver), receiver)
+        pass_card(w, seat, receiver, chosen[i])
     _masquerade_offer_trash(w, p)
 
 
