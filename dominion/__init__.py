@@ -28,7 +28,7 @@ from .kingdoms import RECOMMENDED, kingdom_pool, resolve_kingdom
 from .text import a_card, card_list, describe_waiting, log_line, plural, render
 from .state import (ACTION, BUY, CHOOSE, CLEANUP, END_PHASE, ORDER, OVER, PLAY, PLAY_TREASURES,
                     SELECT, TURN, Config, Decision, Event, Move, PlayerState, PublicDecision,
-                    State)
+                    State, TurnEffects)
 
 __all__ = [
     "COMPILED", "SEED_LIMIT", "check_seed", "ENGINE_VERSION", "record_to_data", "record_from_data",
@@ -38,7 +38,7 @@ __all__ = [
     "card_names", "kingdom_pool", "resolve_kingdom", "log_line", "render", "describe_waiting",
     "card_list", "a_card", "plural", "public_decision", "PublicDecision", "CARDS", "SETS",
     "RECOMMENDED", "Card", "Config", "Decision", "Event", "Move", "PlayerState", "PlayerView",
-    "Record", "State", "View", "TURN", "SELECT", "CHOOSE", "ORDER", "PLAY", "PLAY_TREASURES",
+    "Record", "State", "TurnEffects", "View", "TURN", "SELECT", "CHOOSE", "ORDER", "PLAY", "PLAY_TREASURES",
     "BUY", "END_PHASE", "ACTION", "CLEANUP", "OVER", "DominionError", "UnknownCardError",
     "InvalidKingdomError", "InvalidConfigError", "InvalidPositionError", "IllegalAnswerError",
     "NotYourDecisionError", "StaleAnswerError", "GameOverError",

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from functools import lru_cache
+from operator import attrgetter
 from typing import Final, Optional
 
 from pyrsistent import PVector
@@ -19,8 +20,8 @@ from . import rng
 from .card import CARDS, CONTINUATIONS, FRAME_NAMES, continuation
 from .errors import IllegalAnswerError
 from .state import (ACTION, BUY, CHOOSE, CLEANUP, END_PHASE, ORDER, OVER, PLAY, PLAY_TREASURES,
-                    SELECT, TURN, BUY as BUY_VERB, Config, Decision, Event, Move, PlayerState,
-                    State)
+                    NO_EFFECTS, SELECT, TURN, BUY as BUY_VERB, Config, Decision, Event, Move,
+                    PlayerState, State, TurnEffects)
 
 ASK: Final = "?"
 _new_tuple: Final = tuple.__new__  # builds a NamedTuple from its fields, not by its Python __new__
@@ -73,6 +74,13 @@ class Seats:
         return iter([self[seat] for seat in range(len(self.base))])
 
 
+_STATE_FIELDS: Final = attrgetter(*State._fields)   # a `Work`'s fields, in a State's order
+_ZONES_OF: Final = attrgetter(*PlayerState._fields)
+_PLAYERS_AT: Final = State._fields.index("players")
+_STACK_AT: Final = State._fields.index("stack")
+_LOG_AT: Final = State._fields.index("log")
+
+
 class Work:
     """Mutable copy of a `State`, alive only inside one call of `step` (an evolver). Its
     ``supply`` stays a tuple, changed through `take_from_pile`; ``log`` is the copied state's
@@ -90,15 +98,8 @@ class Work:
     coins: int
     turn: int
     turns_taken: tuple
-    actions_played: int
-    cost_reduction: int
-    copper_bonus: int
-    merchants: int
-    silvers_played: int
-    bought: bool
-    left_play: tuple
+    effects: TurnEffects
     next_uid: int
-    immune: tuple
     stack: list
     rng: int
     log: PVector
@@ -109,11 +110,11 @@ class Work:
     owners_changed: Optional[set]   # seats whose cards changed owner in this step
 
     def __init__(self, s: State):
+        # The one place that lists a State's fields by position (`freeze` reads them by name).
         (self.config, self.pile_names, self.supply, self.trash, players, self.current, self.phase,
-         self.actions, self.buys, self.coins, self.turn, self.turns_taken, self.actions_played,
-         self.cost_reduction, self.copper_bonus, self.merchants, self.silvers_played,
-         self.bought, self.left_play, self.next_uid, self.immune, stack, self.rng, self.log,
-         self.answers, self.vp, self.hidden_passes) = s
+         self.actions, self.buys, self.coins, self.turn, self.turns_taken, self.effects,
+         self.next_uid, stack, self.rng, self.log, self.answers, self.vp,
+         self.hidden_passes) = s
         self.players = Seats(players)
         self.stack = list(stack)
         self.events = []
@@ -129,15 +130,12 @@ class Work:
             self.vp = tuple(vp)
         players = list(seats.base)
         for seat, p in seats.used.items():  # the seats used in this step
-            players[seat] = _new_tuple(PlayerState, (p.hand, p.deck, p.discard, p.in_play,
-                                                     p.aside, p.looking))
-        return _new_tuple(State, (
-            self.config, self.pile_names, self.supply, self.trash, tuple(players),
-            self.current, self.phase, self.actions,
-            self.buys, self.coins, self.turn, self.turns_taken, self.actions_played,
-            self.cost_reduction, self.copper_bonus, self.merchants, self.silvers_played,
-            self.bought, self.left_play, self.next_uid, self.immune, tuple(self.stack), self.rng,
-            log, self.answers, self.vp, self.hidden_passes))
+            players[seat] = _new_tuple(PlayerState, _ZONES_OF(p))
+        fields = list(_STATE_FIELDS(self))
+        fields[_PLAYERS_AT] = tuple(players)
+        fields[_STACK_AT] = tuple(self.stack)
+        fields[_LOG_AT] = log
+        return _new_tuple(State, fields)
 
     # Small conveniences used everywhere.
     @property
@@ -281,7 +279,7 @@ def card_cost(name: str, reduction: int) -> int:
 
 def cost(w, name: str) -> int:
     """A card's cost now. Works on a `Work` or a `State`."""
-    return card_cost(name, w.cost_reduction)
+    return card_cost(name, w.effects.cost_reduction)
 
 
 @lru_cache(maxsize=None)
@@ -580,7 +578,7 @@ def trash(w: Work, player: int, cards: tuple, src: str = "hand") -> None:
 def still_in_play(w, player: int, name: str, uid: int) -> bool:
     """Whether the played card ``uid`` has not left play this turn (a card may trash itself
     only once, even when Throne Room plays it twice)."""
-    return uid not in w.left_play and name in w.players[player].in_play
+    return uid not in w.effects.left_play and name in w.players[player].in_play
 
 
 def trash_self(w: Work, player: int, name: str, uid: int) -> bool:
@@ -588,7 +586,7 @@ def trash_self(w: Work, player: int, name: str, uid: int) -> bool:
     Throne Room the second play finds it gone and does not trash another copy."""
     if not still_in_play(w, player, name, uid):
         return False
-    w.left_play += (uid,)
+    w.effects = w.effects._replace(left_play=w.effects.left_play + (uid,))
     trash(w, player, (name,), "in_play")
     return True
 
@@ -697,13 +695,15 @@ def resolve_play(w: Work, player: int, name: str, uid: int, again: bool = False)
     if c.is_treasure:
         w.coins += treasure_value(w, name)
     if c.is_action:
-        w.actions_played += 1
+        effects = w.effects
+        played = effects.actions_played + 1
         if c.is_attack:
-            w.immune = ()
+            w.effects = effects._replace(actions_played=played, immune=())
             push(w, _apply_action, player, name, uid)
             for victim in reversed(others(w, player)):
                 push(w, reaction_window, victim, player, name)
         else:
+            w.effects = effects._replace(actions_played=played)
             _apply_action(w, player, name, uid)
 
 
@@ -738,23 +738,38 @@ def treasure_value(w: Work, name: str) -> int:
 
 def treasures_value(w: Work, names: tuple) -> int:
     """Coins the Treasures ``names`` make when played now, one after the other: their printed
-    value, +$1 per Copper for each Coppersmith played this turn, and +$1 per Merchant played
-    this turn on the first Silver (rulebook, Merchant). Counts the Silvers played."""
+    value, and what the cards with a mark this turn add (`Card.treasure_bonus`: Coppersmith,
+    Merchant), which may change their marks."""
     table = _treasure_table()
-    value = coppers = silvers = 0
+    value = 0
     for name in names:
         value += table[name]
-        if name == "Copper":
-            coppers += 1
-        elif name == "Silver":
-            silvers += 1
-    if w.copper_bonus:
-        value += w.copper_bonus * coppers
-    if silvers:
-        if w.silvers_played == 0:
-            value += w.merchants
-        w.silvers_played += silvers
+    marks = w.effects.marks
+    if marks:
+        new = []
+        for card_name, mark in marks:
+            bonus = CARDS[card_name].treasure_bonus
+            if bonus is not None:
+                extra, mark = bonus(names, mark)
+                value += extra
+            new.append((card_name, mark))
+        w.effects = w.effects._replace(marks=tuple(new))
     return value
+
+
+def turn_mark(w, name: str, default=None):
+    """The value card ``name`` marked this turn (`TurnEffects.marks`), or ``default``."""
+    for card_name, mark in w.effects.marks:
+        if card_name == name:
+            return mark
+    return default
+
+
+def set_turn_mark(w: Work, name: str, value) -> None:
+    """Mark this turn with ``value`` for card ``name`` (its turn-long effect); gone at the
+    turn's end (`reset_turn`)."""
+    marks = tuple(sorted([m for m in w.effects.marks if m[0] != name] + [(name, value)]))
+    w.effects = w.effects._replace(marks=marks)
 
 
 @continuation
@@ -780,7 +795,7 @@ def replay(w: Work, player: int, name: str, uid: int) -> None:
 
 def attacked(w, attacker: int) -> list[int]:
     """The other players an Attack affects, in turn order: those who revealed no Moat."""
-    immune = w.immune
+    immune = w.effects.immune
     return [v for v in others(w, attacker) if v not in immune]
 
 
@@ -838,17 +853,21 @@ def _reaction_answer(w: Work, chosen: tuple, victim: int, attacker: int, attack:
 def start_turn(w: Work) -> None:
     p = w.current
     w.phase = ACTION
-    w.actions, w.buys, w.coins = 1, 1, 0
-    w.actions_played = w.cost_reduction = w.copper_bonus = w.merchants = w.silvers_played = 0
-    w.bought = False
-    w.left_play = ()
-    w.immune = ()
+    reset_turn(w, 1)
     w.turn += 1
     taken = list(w.turns_taken)
     taken[p] += 1
     w.turns_taken = tuple(taken)
     log(w, "turn", p, (), None, taken[p])  # the player's own turn number, as people count
     action_phase(w)  # called, not pushed: it is the last thing a turn's start does
+
+
+def reset_turn(w: Work, actions_and_buys: int) -> None:
+    """The one place a turn's counters and effects start afresh: at the turn's start (1 Action,
+    1 Buy) and at its Clean-up (0 of each)."""
+    w.actions = w.buys = actions_and_buys
+    w.coins = 0
+    w.effects = NO_EFFECTS
 
 
 ACTION_PROMPT = "Action phase: play an Action or end the phase"
@@ -904,15 +923,15 @@ def buy_phase(w: Work) -> None:
     """The Buy phase's standing decision: play Treasures (until the first buy), buy, or end.
     Skipped when there is nothing to do but end, unless the game asks every question."""
     p = w.current
-    plays = () if w.bought else treasure_moves(frozenset(w.players[p].hand))
+    plays = () if w.effects.bought else treasure_moves(frozenset(w.players[p].hand))
     buys: tuple = ()
     if w.buys > 0:
         supply = w.supply
         if 0 in supply:  # some pile is empty: leave it out
-            buys = tuple([m for i, m in affordable_buys(w.pile_names, w.cost_reduction, w.coins)
-                          if supply[i]])
+            buys = tuple([m for i, m in affordable_buys(w.pile_names, w.effects.cost_reduction,
+                                                        w.coins) if supply[i]])
         else:
-            buys = affordable_moves(w.pile_names, w.cost_reduction, w.coins)
+            buys = affordable_moves(w.pile_names, w.effects.cost_reduction, w.coins)
     if not plays and not buys and not w.config.always_ask:
         cleanup(w)
         return
@@ -944,7 +963,8 @@ def turn_answer(w: Work, move: Move) -> None:
     else:  # BUY
         w.buys -= 1
         w.coins -= cost(w, card)
-        w.bought = True
+        if not w.effects.bought:
+            w.effects = w.effects._replace(bought=True)
         gain(w, p, card, event="buy")
         push(w, buy_phase)
 
@@ -1003,11 +1023,7 @@ def cleanup(w: Work) -> None:
     pl.in_play = ()
     log(w, "cleanup", p)
     draw(w, p, 5)
-    w.actions = w.buys = w.coins = 0
-    w.cost_reduction = w.copper_bonus = w.merchants = w.silvers_played = 0
-    w.actions_played = 0
-    w.left_play = ()
-    w.immune = ()
+    reset_turn(w, 0)
     if game_ends(w) or deadlocked(w):
         w.phase = OVER
         log(w, "game_over", p)

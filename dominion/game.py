@@ -23,8 +23,8 @@ from .engine import (BASIC_PILES, Work, _quote, variable_vp_in, all_cards, check
 from .errors import (GameOverError, InvalidConfigError, InvalidPositionError,
                      NotYourDecisionError, StaleAnswerError)
 from .kingdoms import resolve_kingdom
-from .state import (ACTION, BUY, SELECT, Config, Decision, Event, Move, PlayerState,
-                    PublicDecision, State)
+from .state import (ACTION, BUY, NO_EFFECTS, SELECT, Config, Decision, Event, Move,
+                    PlayerState, PublicDecision, State, TurnEffects)
 from .text import describe_waiting
 
 _new_tuple = tuple.__new__
@@ -123,9 +123,8 @@ def _blank_state(config: Config, pile_names: tuple, supply: tuple, players: tupl
     n = len(players)
     return State(config=config, pile_names=pile_names, supply=supply, trash=(),
                  players=players, current=current, phase=ACTION, actions=0, buys=0, coins=0,
-                 turn=0, turns_taken=(0,) * n, actions_played=0, cost_reduction=0,
-                 copper_bonus=0, merchants=0, silvers_played=0, bought=False, left_play=(),
-                 next_uid=0, immune=(), stack=(), rng=rng.seed_state(config.seed),
+                 turn=0, turns_taken=(0,) * n, effects=NO_EFFECTS,
+                 next_uid=0, stack=(), rng=rng.seed_state(config.seed),
                  log=pvector(), answers=pvector(),
                  vp=tuple(zones_score(p) for p in players), hidden_passes=())
 
@@ -162,9 +161,8 @@ def new_game(config: Any = None, *, players=2, kingdom="First Game", sets=None,
 def position(kingdom, *, players=2, hands=None, decks=None, discards=None, in_play=None,
              aside=None, looking=None, supply=None, trash=(), current: Any = 0,
              phase: Any = ACTION, actions: Any = 1, buys: Any = 1, coins: Any = 0,
-             turn: Any = 1, turns_taken=None, actions_played: Any = 0, cost_reduction: Any = 0,
-             copper_bonus: Any = 0, merchants: Any = 0, silvers_played: Any = 0,
-             bought: Any = False, seed: Any = 0, always_ask: Any = False) -> State:
+             turn: Any = 1, turns_taken=None, effects: Any = NO_EFFECTS, seed: Any = 0,
+             always_ask: Any = False) -> State:
     """Build a game at any position, for rules tests, puzzles and bots, and run it to the
     position's first decision (the current player's Action or Buy phase).
 
@@ -175,9 +173,8 @@ def position(kingdom, *, players=2, hands=None, decks=None, discards=None, in_pl
     everybody sees); the other zones have no top and keep the given order. ``supply`` maps
     pile names to counts (other piles keep their setup size); ``trash`` is any sequence of
     card names. ``phase`` is ``"action"`` or ``"buy"``; ``actions``, ``buys`` and ``coins``
-    are the current turn's, and so are its effects: ``actions_played`` (Conspirator),
-    ``cost_reduction`` (Bridges played), ``copper_bonus`` (Coppersmith), ``merchants``
-    (Merchants played) and ``silvers_played``, and ``bought`` (no more Treasures may be played).
+    are the current turn's, and so are its ``effects``, a `TurnEffects` (Actions played,
+    Bridges played, whether a card was bought, the cards' own marks such as Merchant's).
     ``turns_taken`` gives each seat's turns started (ties go to fewer turns); by default seat 0
     is taken to have started the game and seats up to ``current`` are on their ``turn``-th
     turn. The seed drives later shuffles. The position is not a record: it cannot be replayed
@@ -212,16 +209,12 @@ def position(kingdom, *, players=2, hands=None, decks=None, discards=None, in_pl
         raise InvalidPositionError(f"current must be a seat from 0 to {n - 1}")
     if phase not in (ACTION, BUY):
         raise InvalidPositionError(f"phase must be {ACTION!r} or {BUY!r}, not {_quote(phase)}")
-    counters: dict[str, Any] = dict(actions=actions, buys=buys, coins=coins, actions_played=actions_played,
-                    cost_reduction=cost_reduction, copper_bonus=copper_bonus,
-                    merchants=merchants, silvers_played=silvers_played)
+    counters: dict[str, Any] = dict(actions=actions, buys=buys, coins=coins)
     for label, value in counters.items():
-        if type(value) is not int or value < 0:
-            raise InvalidPositionError(f"{label} must be an integer >= 0, not {_quote(value)}")
+        _check_count(label, value)
     if type(turn) is not int or turn < 1:
         raise InvalidPositionError(f"turn must be an integer >= 1, not {_quote(turn)}")
-    if type(bought) is not bool:
-        raise InvalidPositionError(f"bought must be True or False, not {_quote(bought)}")
+    _check_effects(effects, n)
     if turns_taken is None:
         # Seat 0 is taken to have started the game: seats up to the current one are on ``turn``.
         turns_taken = tuple(turn if s <= current else turn - 1 for s in range(n))
@@ -242,11 +235,44 @@ def position(kingdom, *, players=2, hands=None, decks=None, discards=None, in_pl
     state = _blank_state(config, pile_names, tuple(counts), players_state, current)
     from .engine import action_phase, buy_phase
     state = state._replace(phase=phase, turn=sum(turns_taken), turns_taken=turns_taken,
-                           trash=trash, bought=bought, next_uid=1000, **counters)
+                           trash=trash, effects=effects, next_uid=1000, **counters)
     w = Work(state)
     push(w, action_phase if phase == ACTION else buy_phase)
     run(w)
     return w.freeze()
+
+
+def _check_count(label: str, value) -> None:
+    if type(value) is not int or value < 0:
+        raise InvalidPositionError(f"{label} must be an integer >= 0, not {_quote(value)}")
+
+
+def _check_effects(effects, n: int) -> None:
+    """Refuse ``effects`` unless it is a `TurnEffects` that a turn of ``n`` seats can have."""
+    if type(effects) is not TurnEffects:
+        raise InvalidPositionError(f"effects must be a dominion.TurnEffects, not {_quote(effects)}")
+    _check_count("effects.actions_played", effects.actions_played)
+    _check_count("effects.cost_reduction", effects.cost_reduction)
+    if type(effects.bought) is not bool:
+        raise InvalidPositionError(f"effects.bought must be True or False, not "
+                                   f"{_quote(effects.bought)}")
+    if type(effects.left_play) is not tuple or \
+            any(type(uid) is not int for uid in effects.left_play):
+        raise InvalidPositionError(f"effects.left_play must be a tuple of instance ids, not "
+                                   f"{_quote(effects.left_play)}")
+    if type(effects.immune) is not tuple or \
+            any(type(s) is not int or not 0 <= s < n for s in effects.immune):
+        raise InvalidPositionError(f"effects.immune must be a tuple of seats, not "
+                                   f"{_quote(effects.immune)}")
+    marks = effects.marks
+    if type(marks) is not tuple or any(type(m) is not tuple or len(m) != 2 for m in marks):
+        raise InvalidPositionError(f"effects.marks must be a tuple of (card name, value) pairs, "
+                                   f"not {_quote(marks)}")
+    for name, _ in marks:
+        card(name)
+    if list(marks) != sorted(marks, key=_KIND) or len({m[0] for m in marks}) != len(marks):
+        raise InvalidPositionError(f"effects.marks must name each card once, sorted by name, "
+                                   f"not {_quote(marks)}")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -400,12 +426,7 @@ class Inspection(NamedTuple):
     buys: int
     coins: int
     turn: int                # turns started in the whole game
-    actions_played: int
-    cost_reduction: int
-    copper_bonus: int
-    merchants: int
-    silvers_played: int
-    bought: bool
+    effects: TurnEffects     # what this turn's plays left behind
     decision: Optional[Decision]   # the pending decision, whoever must answer it
     decision_number: int
 
@@ -424,10 +445,7 @@ class Inspection(NamedTuple):
             supply={name: count for name, count, _ in self.supply}, trash=self.trash,
             current=self.current, phase=self.phase, actions=self.actions, buys=self.buys,
             coins=self.coins, turns_taken=tuple(z.turns_taken for z in seats),
-            actions_played=self.actions_played, cost_reduction=self.cost_reduction,
-            copper_bonus=self.copper_bonus, merchants=self.merchants,
-            silvers_played=self.silvers_played, bought=self.bought,
-            always_ask=self.config.always_ask)
+            effects=self.effects, always_ask=self.config.always_ask)
 
 
 def inspect(state: State) -> Inspection:
@@ -440,11 +458,9 @@ def inspect(state: State) -> Inspection:
         for s, ps in enumerate(state.players))
     return Inspection(
         state.config, seats, _supply_listing(state.pile_names, state.supply,
-                                             state.cost_reduction),
+                                             state.effects.cost_reduction),
         state.trash, state.current, state.phase, state.actions, state.buys, state.coins,
-        state.turn, state.actions_played, state.cost_reduction, state.copper_bonus,
-        state.merchants, state.silvers_played, state.bought, pending(state),
-        decision_number(state))
+        state.turn, state.effects, pending(state), decision_number(state))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -553,7 +569,7 @@ def _view(s: State, player: Optional[int], log_from: Optional[int]) -> View:
     over = d is None
     events, log_start = visible_log(s, player, log_from)
     return _new_tuple(View, (
-        player, s.config.kingdom, _supply_listing(s.pile_names, s.supply, s.cost_reduction),
+        player, s.config.kingdom, _supply_listing(s.pile_names, s.supply, s.effects.cost_reduction),
         s.trash, player_views(s, player), s.current, s.phase, s.turn, s.actions, s.buys,
         s.coins, d if d is not None and d.player == player else None,
         None if over else d.player, events, log_start, over,
@@ -662,7 +678,7 @@ class Observation:
     def supply(self) -> tuple:
         if self._supply is None:
             s = self._state
-            self._supply = supply = _supply_listing(s.pile_names, s.supply, s.cost_reduction)
+            self._supply = supply = _supply_listing(s.pile_names, s.supply, s.effects.cost_reduction)
             return supply
         return self._supply
 

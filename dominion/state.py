@@ -124,6 +124,25 @@ class PlayerState(NamedTuple):
     looking: tuple = ()
 
 
+class TurnEffects(NamedTuple):
+    """What this turn's plays leave behind for later plays to read; the turn's start and its
+    Clean-up reset it whole (`engine.reset_turn`). The engine's own rules read the first five
+    fields; ``marks`` belong to cards: (card name, value) per card with a turn-long effect of
+    its own, sorted by name, read and written only by that card's module (`engine.turn_mark`,
+    `engine.set_turn_mark`); a card's ``treasure_bonus`` turns its mark into $ when Treasures
+    are played (Coppersmith: the Coppersmiths played; Merchant: (Merchants played, Silvers
+    played))."""
+    actions_played: int = 0   # Action cards played this turn (Conspirator counts every play)
+    cost_reduction: int = 0   # every cost is this much lower this turn, not below 0 (Bridge)
+    bought: bool = False      # a card was bought this turn: no more Treasures may be played
+    left_play: tuple = ()     # instance ids of played cards that have left play this turn
+    immune: tuple = ()        # seats unaffected by the Attack being resolved (Moat)
+    marks: tuple = ()         # (card name, value) per card with a turn-long effect, by name
+
+
+NO_EFFECTS: Final = TurnEffects()
+
+
 class State(NamedTuple):
     """A whole game at one moment. Treat as opaque: read it through the public functions."""
     config: Config
@@ -138,15 +157,8 @@ class State(NamedTuple):
     coins: int
     turn: int                # turns started in the whole game (1 for the first turn)
     turns_taken: tuple       # turns started, per seat (ties go to fewer turns)
-    actions_played: int      # Action cards played this turn (Conspirator counts every play)
-    cost_reduction: int      # Bridge: every cost is this much lower this turn, not below 0
-    copper_bonus: int        # Coppersmith: each Copper makes this much more this turn
-    merchants: int           # Merchant plays this turn: +$1 each on the first Silver
-    silvers_played: int
-    bought: bool             # a card was bought this turn: no more Treasures may be played
-    left_play: tuple         # instance ids of played cards that have left play this turn
+    effects: TurnEffects     # what this turn's plays left behind (Bridge, Merchant, Moat, ...)
     next_uid: int
-    immune: tuple            # seats unaffected by the Attack being resolved (Moat)
     stack: tuple             # suspended work: frames, the top one last
     rng: int
     log: PVector

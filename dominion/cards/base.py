@@ -14,7 +14,8 @@ from ..card import (ACTION_T, ATTACK_T, BASE_1E, BASE_2E, CARDS, REACTION_T, VIC
 from ..engine import (Work, ask_may, ask_order, ask_select, ask_yes_no, attacked, cost,
                       discard, draw, each_attacked, empty_piles, gain, gain_from_trash, log,
                       look_at_deck, move, others, play, push, remove, replay, reveal_from_deck,
-                      take_from_deck, to_hand, topdeck, trash, trash_self)
+                      set_turn_mark, take_from_deck, to_hand, topdeck, trash, trash_self,
+                      turn_mark)
 from .common import ask_gain, discard_chosen, distinct, reveal_hand, topdeck_chosen
 
 BOTH = (BASE_2E, BASE_1E)  # a card in both editions' pools
@@ -58,12 +59,12 @@ def _chapel_trash(w: Work, chosen, p):
 def _moat_react(w: Work, p, attacker):
     """Rulebook: revealing Moat makes the Attack not affect you (you still may be asked by
     other Reactions)."""
-    w.immune += (p,)
+    w.effects = w.effects._replace(immune=w.effects.immune + (p,))
 
 
 def _moat_can_react(w: Work, p):
     """Revealing Moat again against the same Attack would change nothing."""
-    return p not in w.immune
+    return p not in w.effects.immune
 
 
 # --- Harbinger --------------------------------------------------------------------------------
@@ -80,8 +81,18 @@ def _harbinger(w: Work, p, uid):
 
 def _merchant(w: Work, p, uid):
     """Each Merchant adds $1 to the first Silver played this turn, and to no later one
-    (rulebook, Merchant; counted in `engine.treasure_value`)."""
-    w.merchants += 1
+    (rulebook, Merchant): its mark is (Merchants played, Silvers played) this turn."""
+    merchants, silvers = turn_mark(w, "Merchant", (0, 0))
+    set_turn_mark(w, "Merchant", (merchants + 1, silvers))
+
+
+def _merchant_bonus(names: tuple, mark: tuple) -> tuple:
+    """+$1 per Merchant played on the first Silver played this turn; Silvers are counted."""
+    merchants, silvers = mark
+    played = names.count("Silver")
+    if not played:
+        return 0, mark
+    return (merchants if silvers == 0 else 0), (merchants, silvers + played)
 
 
 # --- Vassal -----------------------------------------------------------------------------------
@@ -492,7 +503,8 @@ define(
          "may put a card from it onto your deck.", plus_cards=1, plus_actions=1,
          effect=_harbinger),
     Card("Merchant", 3, A, BASE_2E, "+1 Card, +1 Action. The first time you play a Silver this "
-         "turn, +$1.", plus_cards=1, plus_actions=1, coins_up_to=1, effect=_merchant),
+         "turn, +$1.", plus_cards=1, plus_actions=1, coins_up_to=1, effect=_merchant,
+         treasure_bonus=_merchant_bonus),
     Card("Vassal", 3, A, BASE_2E, "+$2. Discard the top card of your deck. If it's an Action "
          "card, you may play it.", plus_coins=2, effect=_vassal),
     Card("Village", 3, A, BASE_2E, "+1 Card, +2 Actions.", editions=BOTH, plus_cards=1,

@@ -17,8 +17,8 @@ from ..card import (ACTION_T, ATTACK_T, CARDS, INTRIGUE_1E, INTRIGUE_2E, REACTIO
 from ..engine import (Work, ask_choose, ask_may, ask_order, ask_select, ask_yes_no, attacked, cost,
                       discard, draw, each_attacked, gain, gain_from_trash, gainable,
                       insert_into_deck, log, others, pass_card, push, remove,
-                      reveal_from_deck, still_in_play, to_hand, topdeck, trash,
-                      trash_from_supply, trash_self)
+                      reveal_from_deck, set_turn_mark, still_in_play, to_hand, topdeck, trash,
+                      trash_from_supply, trash_self, turn_mark)
 from .common import (discard_chosen, distinct, gain_chosen, reveal_hand, topdeck_chosen,
                      trash_chosen)
 
@@ -258,7 +258,7 @@ def _baron_answer(w: Work, yes, p):
 def _bridge(w: Work, p, uid):
     """Rulebook: every card everywhere costs $1 less this turn, cumulatively, never below $0
     (`cost` applies it)."""
-    w.cost_reduction += 1
+    w.effects = w.effects._replace(cost_reduction=w.effects.cost_reduction + 1)
 
 
 # --- Conspirator ----------------------------------------------------------------------------
@@ -267,7 +267,7 @@ def _conspirator(w: Work, p, uid):
     """Rulebook: counts Actions played this turn, including this one and every play through
     Throne Room (Throne Room on Conspirator first thing: the second play is the third Action);
     decided when played, never re-evaluated."""
-    if w.actions_played >= 3:
+    if w.effects.actions_played >= 3:
         draw(w, p, 1)
         w.actions += 1
 
@@ -598,8 +598,14 @@ def _secret_chamber_put_back(w: Work, chosen, p):
 # --- Coppersmith (1st edition) --------------------------------------------------------------
 
 def _coppersmith(w: Work, p, uid):
-    """Rulebook (1st ed.): cumulative; Throne Room on it makes each Copper worth $3."""
-    w.copper_bonus += 1
+    """Rulebook (1st ed.): cumulative; Throne Room on it makes each Copper worth $3. Its mark
+    is the Coppersmiths played this turn."""
+    set_turn_mark(w, "Coppersmith", turn_mark(w, "Coppersmith", 0) + 1)
+
+
+def _coppersmith_bonus(names: tuple, mark: int) -> tuple:
+    """+$1 per Copper for each Coppersmith played this turn."""
+    return names.count("Copper") * mark, mark
 
 
 # --- Scout (1st edition) --------------------------------------------------------------------
@@ -753,7 +759,7 @@ define(
     Card("Great Hall", 3, AV, INTRIGUE_1E, "+1 Card, +1 Action. Worth 1 VP.", vp=1,
          plus_cards=1, plus_actions=1),
     Card("Coppersmith", 4, A, INTRIGUE_1E, "Copper produces an extra $1 this turn.",
-         coins_up_to=None, effect=_coppersmith),
+         coins_up_to=None, effect=_coppersmith, treasure_bonus=_coppersmith_bonus),
     Card("Scout", 4, A, INTRIGUE_1E,
          "+1 Action. Reveal the top 4 cards of your deck. Put the revealed Victory cards into "
          "your hand. Put the other cards on top of your deck in any order.", plus_actions=1,

@@ -1,5 +1,7 @@
 """Properties of whole random games: random Kingdoms from every playable combination of sets,
 2-6 players, uniformly random legal answers. Each failure names the `GameSpec` that replays it."""
+from operator import attrgetter
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -12,9 +14,9 @@ from tests.support import (GameSpec, at, card_counts, game_specs, property_examp
 
 SLOW = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
-# State fields that count something: none may ever drop below zero.
-COUNTERS = ("actions", "buys", "coins", "turn", "actions_played", "cost_reduction",
-            "copper_bonus", "merchants", "silvers_played", "next_uid")
+# What counts something in a game (`inspect`): none may ever drop below zero.
+COUNTERS = ("actions", "buys", "coins", "turn", "effects.actions_played",
+            "effects.cost_reduction")
 
 
 @settings(max_examples=property_examples(600), **SLOW)
@@ -24,7 +26,7 @@ def test_every_random_game_ends(spec):
     final = game.states[-1]
     if game.stalemate:
         # Random answers buy a $0 card whenever one is left; only a game without one can stall.
-        turn_start = final._replace(cost_reduction=0)  # before any Bridge of this turn
+        turn_start = final._replace(effects=dominion.TurnEffects())  # before any Bridge
         free = [name for name, n in zip(final.pile_names, final.supply)
                 if n and dominion.cost(turn_start, name) == 0]
         assert not free, f"{spec} stalled with {free} left in the Supply"
@@ -66,7 +68,11 @@ def test_cards_are_conserved_after_every_step(spec):
 
 def negative_counters(state) -> list:
     """Descriptions of every counter of ``state`` that is below zero."""
-    bad = [f"{name}={getattr(state, name)}" for name in COUNTERS if getattr(state, name) < 0]
+    seen = dominion.inspect(state)
+    counts = {name: attrgetter(name)(seen) for name in COUNTERS}
+    counts.update((f"mark {name}", value) for name, value in seen.effects.marks)
+    bad = [f"{name}={n}" for name, n in counts.items()
+           if any(k < 0 for k in (n if isinstance(n, tuple) else (n,)))]
     bad += [f"supply {name}={n}" for name, n in zip(state.pile_names, state.supply) if n < 0]
     bad += [f"turns_taken[{s}]={t}" for s, t in enumerate(state.turns_taken) if t < 0]
     bad += [f"cost of {name}={dominion.cost(state, name)}" for name in state.pile_names

@@ -177,7 +177,8 @@ def test_merchant_without_silver_gives_nothing():
 def test_merchant_bonus_ends_with_the_turn():
     s = at("Merchant", hands=[["Merchant"]], decks=[["Estate"] * 6 + ["Silver"]])
     s = answer(to_buy_phase(play(s, "Merchant")), Move(END_PHASE))
-    assert s.merchants == 0 and s.current == 1
+    seen = dominion.inspect(s)
+    assert seen.effects == dominion.TurnEffects() and seen.current == 1
 
 
 # --- Vassal -----------------------------------------------------------------------------------

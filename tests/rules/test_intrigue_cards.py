@@ -334,7 +334,8 @@ def test_bridge_lowers_every_cost_by_one_but_not_below_zero():
 
 def test_bridge_is_cumulative_under_throne_room():
     s = go(play(at("Bridge", hands=[["Throne Room", "Bridge"]]), "Throne Room"), ["Bridge"])
-    assert s.cost_reduction == 2 and s.coins == 2 and s.buys == 3
+    seen = dominion.inspect(s)
+    assert seen.effects.cost_reduction == 2 and seen.coins == 2 and seen.buys == 3
     assert cost(s, "Estate") == 0 and cost(s, "Province") == 6
 
 
