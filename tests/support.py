@@ -138,6 +138,12 @@ def random_trajectory(spec: GameSpec, turn_cap: int = RANDOM_GAME_TURN_CAP) -> T
     return Trajectory(spec, states, answers, False)
 
 
+def log_events(state) -> tuple:
+    """The whole game log, every card shown (tests may know everything; a player reads
+    `dominion.view`)."""
+    return tuple(state.log)
+
+
 def card_counts(state) -> Counter:
     """How many of each card the game holds: every zone of every player, the Supply and the
     trash (cards are never created or destroyed, only moved)."""

@@ -47,6 +47,9 @@ def _reveal_four_keep(w: Work, p, card_name, keep):
               card_name, rest, topdeck_chosen, p, "aside")
 
 
+# Intrigue 2nd edition: the cards of both editions, then the 7 new ones.
+
+
 # --- Courtyard ------------------------------------------------------------------------------
 
 def _courtyard(w: Work, p, uid):
@@ -55,41 +58,10 @@ def _courtyard(w: Work, p, uid):
                "topdeck", distinct(w.players[p].hand), 1, 1, topdeck_chosen, p, "hand")
 
 
-# --- Lurker ---------------------------------------------------------------------------------
-
-LURKER_TRASH = "trash an Action card from the Supply"
-LURKER_GAIN = "gain an Action card from the trash"
-
-
-def _lurker(w: Work, p, uid):
-    ask_choose(w, p, "Lurker: choose one", "Lurker", "choose", (LURKER_TRASH, LURKER_GAIN), 1, 1,
-               _lurker_choice, p)
-
-
-@continuation
-def _lurker_choice(w: Work, chosen, p):
-    """Rulebook: the card trashed or gained must be an Action card, maybe with other types
-    (Nobles); a gained card goes to the discard pile."""
-    if chosen[0] == LURKER_TRASH:
-        piles = [name for name, n in zip(w.pile_names, w.supply) if n and CARDS[name].is_action]
-        ask_select(w, p, "Lurker: trash an Action card from the Supply", "Lurker", "trash",
-                   piles, 1, 1, _lurker_trash, p)
-    else:
-        actions = distinct(c for c in w.trash if CARDS[c].is_action)
-        ask_select(w, p, "Lurker: gain an Action card from the trash", "Lurker", "gain",
-                   actions, 1, 1, _lurker_gain, p)
-
-
-@continuation
-def _lurker_trash(w: Work, chosen, p):
-    if chosen:
-        trash_from_supply(w, p, chosen[0])
-
-
-@continuation
-def _lurker_gain(w: Work, chosen, p):
-    if chosen:
-        gain_from_trash(w, p, chosen[0])
+define(
+    Card("Courtyard", 2, A, INTRIGUE_2E, "+3 Cards. Put a card from your hand onto your deck.",
+         editions=BOTH, plus_cards=3, effect=_courtyard),
+)
 
 
 # --- Pawn -----------------------------------------------------------------------------------
@@ -114,6 +86,12 @@ def _pawn_choice(w: Work, chosen, p):
         w.buys += 1
     if "+$1" in chosen:
         w.coins += 1
+
+
+define(
+    Card("Pawn", 2, A, INTRIGUE_2E, "Choose two different: +1 Card; +1 Action; +1 Buy; +$1.",
+         editions=BOTH, coins_up_to=1, effect=_pawn),
+)
 
 
 # --- Masquerade -----------------------------------------------------------------------------
@@ -160,6 +138,14 @@ def _masquerade_offer_trash(w: Work, p):
                w.players[p].hand, 0, 1, trash_chosen, p)
 
 
+define(
+    Card("Masquerade", 3, A, INTRIGUE_2E,
+         "+2 Cards. Each player with any cards in hand passes one to the next such player to "
+         "their left, at once. Then you may trash a card from your hand.", editions=BOTH,
+         plus_cards=2, effect=_masquerade),
+)
+
+
 # --- Shanty Town ----------------------------------------------------------------------------
 
 def _shanty_town(w: Work, p, uid):
@@ -168,6 +154,13 @@ def _shanty_town(w: Work, p, uid):
     reveal_hand(w, p)
     if not any(CARDS[c].is_action for c in w.players[p].hand):
         draw(w, p, 2)
+
+
+define(
+    Card("Shanty Town", 3, A, INTRIGUE_2E,
+         "+2 Actions. Reveal your hand. If you have no Action cards in hand, +2 Cards.",
+         editions=BOTH, plus_actions=2, effect=_shanty_town),
+)
 
 
 # --- Steward --------------------------------------------------------------------------------
@@ -192,6 +185,13 @@ def _steward_choice(w: Work, chosen, p):
                    w.players[p].hand, 2, 2, trash_chosen, p)
 
 
+define(
+    Card("Steward", 3, A, INTRIGUE_2E,
+         "Choose one: +2 Cards; or +$2; or trash 2 cards from your hand.", editions=BOTH,
+         coins_up_to=2, effect=_steward),
+)
+
+
 # --- Swindler -------------------------------------------------------------------------------
 
 def _swindler(w: Work, p, uid):
@@ -211,6 +211,14 @@ def _swindler_victim(w: Work, victim, attacker):
     ask_select(w, attacker, f"Swindler: choose the card {w.config.players[victim]} gains",
                "Swindler", "give", gainable(w, cost(w, top[0]), exact=True), 1, 1,
                gain_chosen, victim, about_cards=top, about_player=victim)
+
+
+define(
+    Card("Swindler", 3, AA, INTRIGUE_2E,
+         "+$2. Each other player trashes the top card of their deck and gains a card with the "
+         "same cost that you choose.", editions=BOTH, plus_coins=2, changes_supply=True,
+         effect=_swindler),
+)
 
 
 # --- Wishing Well ---------------------------------------------------------------------------
@@ -234,6 +242,14 @@ def _wishing_well_named(w: Work, named, p):
         topdeck(w, p, top, "aside", public=True)
 
 
+define(
+    Card("Wishing Well", 3, A, INTRIGUE_2E,
+         "+1 Card, +1 Action. Name a card, then reveal the top card of your deck. If you named "
+         "it, put it into your hand.", editions=BOTH, plus_cards=1, plus_actions=1,
+         effect=_wishing_well),
+)
+
+
 # --- Baron ----------------------------------------------------------------------------------
 
 def _baron(w: Work, p, uid):
@@ -253,12 +269,26 @@ def _baron_answer(w: Work, yes, p):
         gain(w, p, "Estate")
 
 
+define(
+    Card("Baron", 4, A, INTRIGUE_2E,
+         "+1 Buy. You may discard an Estate for +$4. If you don't, gain an Estate.",
+         editions=BOTH, plus_buys=1, changes_supply=True, coins_up_to=4, effect=_baron),
+)
+
+
 # --- Bridge ---------------------------------------------------------------------------------
 
 def _bridge(w: Work, p, uid):
     """Rulebook: every card everywhere costs $1 less this turn, cumulatively, never below $0
     (`cost` applies it)."""
     w.effects = w.effects._replace(cost_reduction=w.effects.cost_reduction + 1)
+
+
+define(
+    Card("Bridge", 4, A, INTRIGUE_2E,
+         "+1 Buy, +$1. This turn, cards (everywhere) cost $1 less, but not less than $0.",
+         editions=BOTH, plus_buys=1, plus_coins=1, coins_up_to=None, effect=_bridge),
+)
 
 
 # --- Conspirator ----------------------------------------------------------------------------
@@ -272,24 +302,11 @@ def _conspirator(w: Work, p, uid):
         w.actions += 1
 
 
-# --- Diplomat -------------------------------------------------------------------------------
-
-def _diplomat(w: Work, p, uid):
-    """Rulebook: count the hand after drawing 2; with 5 cards or fewer, +2 Actions."""
-    if len(w.players[p].hand) <= 5:
-        w.actions += 2
-
-
-def _diplomat_can_react(w: Work, p):
-    """Rulebook: only from a hand of at least 5 cards (again, if still 5 or more after one)."""
-    return len(w.players[p].hand) >= 5
-
-
-def _diplomat_react(w: Work, p, attacker):
-    """Draw 2, then discard 3 (the Diplomat may be one of them)."""
-    draw(w, p, 2)
-    ask_select(w, p, "Diplomat: discard 3 cards", "Diplomat", "discard", w.players[p].hand, 3, 3,
-               discard_chosen, p)
+define(
+    Card("Conspirator", 4, A, INTRIGUE_2E,
+         "+$2. If you have played 3 or more Actions this turn (counting this one), +1 Card and "
+         "+1 Action.", editions=BOTH, plus_coins=2, effect=_conspirator),
+)
 
 
 # --- Ironworks ------------------------------------------------------------------------------
@@ -312,6 +329,276 @@ def _ironworks_gain(w: Work, chosen, p):
         w.coins += 1
     if c.is_victory:
         draw(w, p, 1)
+
+
+define(
+    Card("Ironworks", 4, A, INTRIGUE_2E,
+         "Gain a card costing up to $4. If the gained card is an Action card, +1 Action; a "
+         "Treasure card, +$1; a Victory card, +1 Card (each that applies).", plural="Ironworks",
+         editions=BOTH,
+         changes_supply=True, coins_up_to=1, effect=_ironworks),
+)
+
+
+# --- Mining Village -------------------------------------------------------------------------
+
+def _mining_village(w: Work, p, uid):
+    """Rulebook: decide right then whether to trash it for +$2; under Throne Room it can be
+    trashed only once (the second play finds it gone and does not ask)."""
+    if still_in_play(w, p, "Mining Village", uid):
+        ask_yes_no(w, p, "Mining Village: trash it for +$2?", "Mining Village", "trash",
+                   _mining_village_answer, p, uid, about_cards=("Mining Village",))
+
+
+@continuation
+def _mining_village_answer(w: Work, yes, p, uid):
+    if yes and trash_self(w, p, "Mining Village", uid):
+        w.coins += 2
+
+
+define(
+    Card("Mining Village", 4, A, INTRIGUE_2E,
+         "+1 Card, +2 Actions. You may trash this for +$2.", editions=BOTH, plus_cards=1,
+         plus_actions=2, coins_up_to=2, effect=_mining_village),
+)
+
+
+# --- Duke -----------------------------------------------------------------------------------
+
+def _duke_vp(counts):
+    return counts.get("Duchy", 0)
+
+
+define(
+    Card("Duke", 5, (VICTORY_T,), INTRIGUE_2E, "Worth 1 VP per Duchy you have.", editions=BOTH,
+         victory_points=_duke_vp),
+)
+
+
+# --- Minion ---------------------------------------------------------------------------------
+
+MINION_COINS, MINION_CARDS = "+$2", "discard your hand, +4 Cards"
+
+
+def _minion(w: Work, p, uid):
+    """Rulebook: Reactions (Moat, Diplomat) come before the choice: the engine resolves them
+    before the effect runs."""
+    ask_choose(w, p, "Minion: choose one", "Minion", "choose", (MINION_COINS, MINION_CARDS), 1, 1,
+               _minion_choice, p)
+
+
+@continuation
+def _minion_choice(w: Work, chosen, p):
+    """Each other player with at least 5 cards in hand discards it and draws 4; one who
+    revealed Moat neither discards nor draws."""
+    if chosen[0] == MINION_COINS:
+        w.coins += 2
+        return
+    _discard_hand_draw_4(w, p)
+    for victim in attacked(w, p):
+        if len(w.players[victim].hand) >= 5:
+            _discard_hand_draw_4(w, victim)
+
+
+def _discard_hand_draw_4(w, p):
+    discard(w, p, w.players[p].hand)
+    draw(w, p, 4)
+
+
+define(
+    Card("Minion", 5, AA, INTRIGUE_2E,
+         "+1 Action. Choose one: +$2; or discard your hand, +4 Cards, and each other player "
+         "with at least 5 cards in hand discards their hand and draws 4 cards.", editions=BOTH,
+         plus_actions=1, coins_up_to=2, effect=_minion),
+)
+
+
+# --- Torturer -------------------------------------------------------------------------------
+
+TORTURER_DISCARD, TORTURER_CURSE = "discard 2 cards", "gain a Curse to your hand"
+
+
+def _torturer(w: Work, p, uid):
+    each_attacked(w, p, _torturer_victim)
+
+
+@continuation
+def _torturer_victim(w: Work, victim):
+    """Rulebook: in turn order, each victim chooses and suffers before the next chooses; either
+    option may be chosen even if it cannot be done (no Curses left, fewer than 2 cards)."""
+    ask_choose(w, victim, "Torturer: discard 2 cards, or gain a Curse to your hand", "Torturer",
+               "choose", (TORTURER_DISCARD, TORTURER_CURSE), 1, 1, _torturer_choice, victim)
+
+
+@continuation
+def _torturer_choice(w: Work, chosen, victim):
+    if chosen[0] == TORTURER_CURSE:
+        gain(w, victim, "Curse", "hand")
+    else:
+        ask_select(w, victim, "Torturer: discard 2 cards", "Torturer", "discard",
+                   w.players[victim].hand, 2, 2, discard_chosen, victim)
+
+
+define(
+    Card("Torturer", 5, AA, INTRIGUE_2E,
+         "+3 Cards. Each other player either discards 2 cards or gains a Curse to their hand, "
+         "their choice.", editions=BOTH, plus_cards=3, changes_supply=True, effect=_torturer),
+)
+
+
+# --- Trading Post ---------------------------------------------------------------------------
+
+def _trading_post(w: Work, p, uid):
+    ask_select(w, p, "Trading Post: trash 2 cards from your hand", "Trading Post", "trash",
+               w.players[p].hand, 2, 2, _trading_post_trash, p)
+
+
+@continuation
+def _trading_post_trash(w: Work, chosen, p):
+    """Rulebook: with one card in hand, trash it and gain nothing; with 2 or more, trash exactly
+    2 and gain a Silver to the hand (if any are left)."""
+    trash(w, p, chosen)
+    if len(chosen) == 2:
+        gain(w, p, "Silver", "hand")
+
+
+define(
+    Card("Trading Post", 5, A, INTRIGUE_2E,
+         "Trash 2 cards from your hand. If you did, gain a Silver to your hand.", editions=BOTH,
+         changes_supply=True, effect=_trading_post),
+)
+
+
+# --- Upgrade --------------------------------------------------------------------------------
+
+def _upgrade(w: Work, p, uid):
+    ask_select(w, p, "Upgrade: trash a card from your hand", "Upgrade", "trash",
+               distinct(w.players[p].hand), 1, 1, _upgrade_trash, p)
+
+
+@continuation
+def _upgrade_trash(w: Work, chosen, p):
+    """Rulebook: gain a card costing exactly $1 more (both costs after Bridge, so with Bridge a
+    Copper, still $0, becomes a $1 card); with none at that cost, gain nothing."""
+    if not chosen:
+        return
+    trash(w, p, chosen)
+    target = cost(w, chosen[0]) + 1
+    ask_select(w, p, f"Upgrade: gain a card costing exactly ${target}", "Upgrade", "gain",
+               gainable(w, target, exact=True), 1, 1, gain_chosen, p, about_cards=chosen)
+
+
+define(
+    Card("Upgrade", 5, A, INTRIGUE_2E,
+         "+1 Card, +1 Action. Trash a card from your hand. Gain a card costing exactly $1 more "
+         "than it.", editions=BOTH, plus_cards=1, plus_actions=1, changes_supply=True,
+         effect=_upgrade),
+)
+
+
+# --- Harem ----------------------------------------------------------------------------------
+
+define(
+    Card("Harem", 6, (TREASURE_T, VICTORY_T), INTRIGUE_2E, "$2. Worth 2 VP.", editions=BOTH,
+         coins=2, vp=2),
+)
+
+
+# --- Nobles ---------------------------------------------------------------------------------
+
+NOBLES_CARDS, NOBLES_ACTIONS = "+3 Cards", "+2 Actions"
+
+
+def _nobles(w: Work, p, uid):
+    ask_choose(w, p, "Nobles: choose one", "Nobles", "choose", (NOBLES_CARDS, NOBLES_ACTIONS),
+               1, 1, _nobles_choice, p)
+
+
+@continuation
+def _nobles_choice(w: Work, chosen, p):
+    if chosen[0] == NOBLES_CARDS:
+        draw(w, p, 3)
+    else:
+        w.actions += 2
+
+
+define(
+    Card("Nobles", 6, AV, INTRIGUE_2E, "Choose one: +3 Cards; or +2 Actions. Worth 2 VP.",
+         plural="Nobles", editions=BOTH, vp=2, effect=_nobles),
+)
+
+
+# --- Lurker ---------------------------------------------------------------------------------
+
+LURKER_TRASH = "trash an Action card from the Supply"
+LURKER_GAIN = "gain an Action card from the trash"
+
+
+def _lurker(w: Work, p, uid):
+    ask_choose(w, p, "Lurker: choose one", "Lurker", "choose", (LURKER_TRASH, LURKER_GAIN), 1, 1,
+               _lurker_choice, p)
+
+
+@continuation
+def _lurker_choice(w: Work, chosen, p):
+    """Rulebook: the card trashed or gained must be an Action card, maybe with other types
+    (Nobles); a gained card goes to the discard pile."""
+    if chosen[0] == LURKER_TRASH:
+        piles = [name for name, n in zip(w.pile_names, w.supply) if n and CARDS[name].is_action]
+        ask_select(w, p, "Lurker: trash an Action card from the Supply", "Lurker", "trash",
+                   piles, 1, 1, _lurker_trash, p)
+    else:
+        actions = distinct(c for c in w.trash if CARDS[c].is_action)
+        ask_select(w, p, "Lurker: gain an Action card from the trash", "Lurker", "gain",
+                   actions, 1, 1, _lurker_gain, p)
+
+
+@continuation
+def _lurker_trash(w: Work, chosen, p):
+    if chosen:
+        trash_from_supply(w, p, chosen[0])
+
+
+@continuation
+def _lurker_gain(w: Work, chosen, p):
+    if chosen:
+        gain_from_trash(w, p, chosen[0])
+
+
+define(
+    Card("Lurker", 2, A, INTRIGUE_2E,
+         "+1 Action. Choose one: trash an Action card from the Supply; or gain an Action card "
+         "from the trash.", plus_actions=1, changes_supply=True, effect=_lurker),
+)
+
+
+# --- Diplomat -------------------------------------------------------------------------------
+
+def _diplomat(w: Work, p, uid):
+    """Rulebook: count the hand after drawing 2; with 5 cards or fewer, +2 Actions."""
+    if len(w.players[p].hand) <= 5:
+        w.actions += 2
+
+
+def _diplomat_can_react(w: Work, p):
+    """Rulebook: only from a hand of at least 5 cards (again, if still 5 or more after one)."""
+    return len(w.players[p].hand) >= 5
+
+
+def _diplomat_react(w: Work, p, attacker):
+    """Draw 2, then discard 3 (the Diplomat may be one of them)."""
+    draw(w, p, 2)
+    ask_select(w, p, "Diplomat: discard 3 cards", "Diplomat", "discard", w.players[p].hand, 3, 3,
+               discard_chosen, p)
+
+
+define(
+    Card("Diplomat", 4, AR, INTRIGUE_2E,
+         "+2 Cards. If you have 5 or fewer cards in hand (after drawing), +2 Actions. "
+         "Reaction: when another player plays an Attack, you may first reveal this from a hand "
+         "of 5 or more cards, to draw 2 cards then discard 3.", plus_cards=2, effect=_diplomat,
+         reaction=_diplomat_react, can_react=_diplomat_can_react),
+)
 
 
 # --- Mill -----------------------------------------------------------------------------------
@@ -337,20 +624,11 @@ def _mill_discard(w: Work, chosen, p):
         w.coins += 2
 
 
-# --- Mining Village -------------------------------------------------------------------------
-
-def _mining_village(w: Work, p, uid):
-    """Rulebook: decide right then whether to trash it for +$2; under Throne Room it can be
-    trashed only once (the second play finds it gone and does not ask)."""
-    if still_in_play(w, p, "Mining Village", uid):
-        ask_yes_no(w, p, "Mining Village: trash it for +$2?", "Mining Village", "trash",
-                   _mining_village_answer, p, uid, about_cards=("Mining Village",))
-
-
-@continuation
-def _mining_village_answer(w: Work, yes, p, uid):
-    if yes and trash_self(w, p, "Mining Village", uid):
-        w.coins += 2
+define(
+    Card("Mill", 4, AV, INTRIGUE_2E,
+         "+1 Card, +1 Action. You may discard 2 cards, for +$2. Worth 1 VP.", vp=1,
+         plus_cards=1, plus_actions=1, coins_up_to=2, effect=_mill),
+)
 
 
 # --- Secret Passage -------------------------------------------------------------------------
@@ -378,6 +656,13 @@ def _secret_passage_card(w: Work, chosen, p):
 @continuation
 def _secret_passage_insert(w: Work, position, p, name):
     insert_into_deck(w, p, name, int(position[0]))
+
+
+define(
+    Card("Secret Passage", 4, A, INTRIGUE_2E,
+         "+2 Cards, +1 Action. Take a card from your hand and put it anywhere in your deck.",
+         plus_cards=2, plus_actions=1, effect=_secret_passage),
+)
 
 
 # --- Courtier -------------------------------------------------------------------------------
@@ -415,40 +700,12 @@ def _courtier_choice(w: Work, chosen, p):
         gain(w, p, "Gold")
 
 
-# --- Duke -----------------------------------------------------------------------------------
-
-def _duke_vp(counts):
-    return counts.get("Duchy", 0)
-
-
-# --- Minion ---------------------------------------------------------------------------------
-
-MINION_COINS, MINION_CARDS = "+$2", "discard your hand, +4 Cards"
-
-
-def _minion(w: Work, p, uid):
-    """Rulebook: Reactions (Moat, Diplomat) come before the choice: the engine resolves them
-    before the effect runs."""
-    ask_choose(w, p, "Minion: choose one", "Minion", "choose", (MINION_COINS, MINION_CARDS), 1, 1,
-               _minion_choice, p)
-
-
-@continuation
-def _minion_choice(w: Work, chosen, p):
-    """Each other player with at least 5 cards in hand discards it and draws 4; one who
-    revealed Moat neither discards nor draws."""
-    if chosen[0] == MINION_COINS:
-        w.coins += 2
-        return
-    _discard_hand_draw_4(w, p)
-    for victim in attacked(w, p):
-        if len(w.players[victim].hand) >= 5:
-            _discard_hand_draw_4(w, victim)
-
-
-def _discard_hand_draw_4(w, p):
-    discard(w, p, w.players[p].hand)
-    draw(w, p, 4)
+define(
+    Card("Courtier", 5, A, INTRIGUE_2E,
+         "Reveal a card from your hand. For each type it has (Action, Attack, etc.), choose "
+         "one: +1 Action; or +1 Buy; or +$3; or gain a Gold. The choices must be different.",
+         changes_supply=True, coins_up_to=3, effect=_courtier),
+)
 
 
 # --- Patrol ---------------------------------------------------------------------------------
@@ -456,6 +713,13 @@ def _discard_hand_draw_4(w, p):
 def _patrol(w: Work, p, uid):
     """Rulebook: after drawing 3, reveal 4; every Victory card and Curse goes to the hand."""
     _reveal_four_keep(w, p, "Patrol", lambda c: c.is_victory or c.is_curse)
+
+
+define(
+    Card("Patrol", 5, A, INTRIGUE_2E,
+         "+3 Cards. Reveal the top 4 cards of your deck. Put the Victory cards and Curses into "
+         "your hand. Put the rest back in any order.", plus_cards=3, effect=_patrol),
+)
 
 
 # --- Replace --------------------------------------------------------------------------------
@@ -489,83 +753,15 @@ def _replace_gain(w: Work, chosen, p):
             gain(w, victim, "Curse")
 
 
-# --- Torturer -------------------------------------------------------------------------------
-
-TORTURER_DISCARD, TORTURER_CURSE = "discard 2 cards", "gain a Curse to your hand"
-
-
-def _torturer(w: Work, p, uid):
-    each_attacked(w, p, _torturer_victim)
-
-
-@continuation
-def _torturer_victim(w: Work, victim):
-    """Rulebook: in turn order, each victim chooses and suffers before the next chooses; either
-    option may be chosen even if it cannot be done (no Curses left, fewer than 2 cards)."""
-    ask_choose(w, victim, "Torturer: discard 2 cards, or gain a Curse to your hand", "Torturer",
-               "choose", (TORTURER_DISCARD, TORTURER_CURSE), 1, 1, _torturer_choice, victim)
+define(
+    Card("Replace", 5, AA, INTRIGUE_2E,
+         "Trash a card from your hand. Gain a card costing up to $2 more than it. If the gained "
+         "card is an Action or Treasure, put it onto your deck; if it's a Victory card, each "
+         "other player gains a Curse.", changes_supply=True, effect=_replace),
+)
 
 
-@continuation
-def _torturer_choice(w: Work, chosen, victim):
-    if chosen[0] == TORTURER_CURSE:
-        gain(w, victim, "Curse", "hand")
-    else:
-        ask_select(w, victim, "Torturer: discard 2 cards", "Torturer", "discard",
-                   w.players[victim].hand, 2, 2, discard_chosen, victim)
-
-
-# --- Trading Post ---------------------------------------------------------------------------
-
-def _trading_post(w: Work, p, uid):
-    ask_select(w, p, "Trading Post: trash 2 cards from your hand", "Trading Post", "trash",
-               w.players[p].hand, 2, 2, _trading_post_trash, p)
-
-
-@continuation
-def _trading_post_trash(w: Work, chosen, p):
-    """Rulebook: with one card in hand, trash it and gain nothing; with 2 or more, trash exactly
-    2 and gain a Silver to the hand (if any are left)."""
-    trash(w, p, chosen)
-    if len(chosen) == 2:
-        gain(w, p, "Silver", "hand")
-
-
-# --- Upgrade --------------------------------------------------------------------------------
-
-def _upgrade(w: Work, p, uid):
-    ask_select(w, p, "Upgrade: trash a card from your hand", "Upgrade", "trash",
-               distinct(w.players[p].hand), 1, 1, _upgrade_trash, p)
-
-
-@continuation
-def _upgrade_trash(w: Work, chosen, p):
-    """Rulebook: gain a card costing exactly $1 more (both costs after Bridge, so with Bridge a
-    Copper, still $0, becomes a $1 card); with none at that cost, gain nothing."""
-    if not chosen:
-        return
-    trash(w, p, chosen)
-    target = cost(w, chosen[0]) + 1
-    ask_select(w, p, f"Upgrade: gain a card costing exactly ${target}", "Upgrade", "gain",
-               gainable(w, target, exact=True), 1, 1, gain_chosen, p, about_cards=chosen)
-
-
-# --- Nobles ---------------------------------------------------------------------------------
-
-NOBLES_CARDS, NOBLES_ACTIONS = "+3 Cards", "+2 Actions"
-
-
-def _nobles(w: Work, p, uid):
-    ask_choose(w, p, "Nobles: choose one", "Nobles", "choose", (NOBLES_CARDS, NOBLES_ACTIONS),
-               1, 1, _nobles_choice, p)
-
-
-@continuation
-def _nobles_choice(w: Work, chosen, p):
-    if chosen[0] == NOBLES_CARDS:
-        draw(w, p, 3)
-    else:
-        w.actions += 2
+# Intrigue 1st edition only.
 
 
 # --- Secret Chamber (1st edition) -----------------------------------------------------------
@@ -595,6 +791,23 @@ def _secret_chamber_put_back(w: Work, chosen, p):
               topdeck_chosen, p, "hand")
 
 
+define(
+    Card("Secret Chamber", 2, AR, INTRIGUE_1E,
+         "Discard any number of cards. +$1 per card discarded. When another player plays an "
+         "Attack card, you may reveal this from your hand. If you do, +2 Cards, then put 2 "
+         "cards from your hand on top of your deck.", coins_up_to=None, effect=_secret_chamber,
+         reaction=_secret_chamber_react),
+)
+
+
+# --- Great Hall -----------------------------------------------------------------------------
+
+define(
+    Card("Great Hall", 3, AV, INTRIGUE_1E, "+1 Card, +1 Action. Worth 1 VP.", vp=1,
+         plus_cards=1, plus_actions=1),
+)
+
+
 # --- Coppersmith (1st edition) --------------------------------------------------------------
 
 def _coppersmith(w: Work, p, uid):
@@ -608,12 +821,26 @@ def _coppersmith_bonus(names: tuple, mark: int) -> tuple:
     return names.count("Copper") * mark, mark
 
 
+define(
+    Card("Coppersmith", 4, A, INTRIGUE_1E, "Copper produces an extra $1 this turn.",
+         coins_up_to=None, effect=_coppersmith, treasure_bonus=_coppersmith_bonus),
+)
+
+
 # --- Scout (1st edition) --------------------------------------------------------------------
 
 def _scout(w: Work, p, uid):
     """Rulebook (1st ed.): Action-Victory cards are Victory cards, Curses are not; take all the
     Victory cards; the order of the rest is not revealed."""
     _reveal_four_keep(w, p, "Scout", lambda c: c.is_victory)
+
+
+define(
+    Card("Scout", 4, A, INTRIGUE_1E,
+         "+1 Action. Reveal the top 4 cards of your deck. Put the revealed Victory cards into "
+         "your hand. Put the other cards on top of your deck in any order.", plus_actions=1,
+         effect=_scout),
+)
 
 
 # --- Saboteur (1st edition) -----------------------------------------------------------------
@@ -645,6 +872,14 @@ def _saboteur_victim(w: Work, victim):
                about_cards=got)
 
 
+define(
+    Card("Saboteur", 5, AA, INTRIGUE_1E,
+         "Each other player reveals cards from the top of his deck until revealing one costing "
+         "$3 or more. He trashes that card and may gain a card costing at most $2 less than it. "
+         "He discards the other revealed cards.", changes_supply=True, effect=_saboteur),
+)
+
+
 # --- Tribute (1st edition) ------------------------------------------------------------------
 
 def _tribute(w: Work, p, uid):
@@ -665,109 +900,6 @@ def _tribute(w: Work, p, uid):
 
 
 define(
-    # Intrigue 2nd edition: the cards of both editions, then the 7 new ones.
-    Card("Courtyard", 2, A, INTRIGUE_2E, "+3 Cards. Put a card from your hand onto your deck.",
-         editions=BOTH, plus_cards=3, effect=_courtyard),
-    Card("Pawn", 2, A, INTRIGUE_2E, "Choose two different: +1 Card; +1 Action; +1 Buy; +$1.",
-         editions=BOTH, coins_up_to=1, effect=_pawn),
-    Card("Masquerade", 3, A, INTRIGUE_2E,
-         "+2 Cards. Each player with any cards in hand passes one to the next such player to "
-         "their left, at once. Then you may trash a card from your hand.", editions=BOTH,
-         plus_cards=2, effect=_masquerade),
-    Card("Shanty Town", 3, A, INTRIGUE_2E,
-         "+2 Actions. Reveal your hand. If you have no Action cards in hand, +2 Cards.",
-         editions=BOTH, plus_actions=2, effect=_shanty_town),
-    Card("Steward", 3, A, INTRIGUE_2E,
-         "Choose one: +2 Cards; or +$2; or trash 2 cards from your hand.", editions=BOTH,
-         coins_up_to=2, effect=_steward),
-    Card("Swindler", 3, AA, INTRIGUE_2E,
-         "+$2. Each other player trashes the top card of their deck and gains a card with the "
-         "same cost that you choose.", editions=BOTH, plus_coins=2, changes_supply=True,
-         effect=_swindler),
-    Card("Wishing Well", 3, A, INTRIGUE_2E,
-         "+1 Card, +1 Action. Name a card, then reveal the top card of your deck. If you named "
-         "it, put it into your hand.", editions=BOTH, plus_cards=1, plus_actions=1,
-         effect=_wishing_well),
-    Card("Baron", 4, A, INTRIGUE_2E,
-         "+1 Buy. You may discard an Estate for +$4. If you don't, gain an Estate.",
-         editions=BOTH, plus_buys=1, changes_supply=True, coins_up_to=4, effect=_baron),
-    Card("Bridge", 4, A, INTRIGUE_2E,
-         "+1 Buy, +$1. This turn, cards (everywhere) cost $1 less, but not less than $0.",
-         editions=BOTH, plus_buys=1, plus_coins=1, coins_up_to=None, effect=_bridge),
-    Card("Conspirator", 4, A, INTRIGUE_2E,
-         "+$2. If you have played 3 or more Actions this turn (counting this one), +1 Card and "
-         "+1 Action.", editions=BOTH, plus_coins=2, effect=_conspirator),
-    Card("Ironworks", 4, A, INTRIGUE_2E,
-         "Gain a card costing up to $4. If the gained card is an Action card, +1 Action; a "
-         "Treasure card, +$1; a Victory card, +1 Card (each that applies).", plural="Ironworks",
-         editions=BOTH,
-         changes_supply=True, coins_up_to=1, effect=_ironworks),
-    Card("Mining Village", 4, A, INTRIGUE_2E,
-         "+1 Card, +2 Actions. You may trash this for +$2.", editions=BOTH, plus_cards=1,
-         plus_actions=2, coins_up_to=2, effect=_mining_village),
-    Card("Duke", 5, (VICTORY_T,), INTRIGUE_2E, "Worth 1 VP per Duchy you have.", editions=BOTH,
-         victory_points=_duke_vp),
-    Card("Minion", 5, AA, INTRIGUE_2E,
-         "+1 Action. Choose one: +$2; or discard your hand, +4 Cards, and each other player "
-         "with at least 5 cards in hand discards their hand and draws 4 cards.", editions=BOTH,
-         plus_actions=1, coins_up_to=2, effect=_minion),
-    Card("Torturer", 5, AA, INTRIGUE_2E,
-         "+3 Cards. Each other player either discards 2 cards or gains a Curse to their hand, "
-         "their choice.", editions=BOTH, plus_cards=3, changes_supply=True, effect=_torturer),
-    Card("Trading Post", 5, A, INTRIGUE_2E,
-         "Trash 2 cards from your hand. If you did, gain a Silver to your hand.", editions=BOTH,
-         changes_supply=True, effect=_trading_post),
-    Card("Upgrade", 5, A, INTRIGUE_2E,
-         "+1 Card, +1 Action. Trash a card from your hand. Gain a card costing exactly $1 more "
-         "than it.", editions=BOTH, plus_cards=1, plus_actions=1, changes_supply=True,
-         effect=_upgrade),
-    Card("Harem", 6, (TREASURE_T, VICTORY_T), INTRIGUE_2E, "$2. Worth 2 VP.", editions=BOTH,
-         coins=2, vp=2),
-    Card("Nobles", 6, AV, INTRIGUE_2E, "Choose one: +3 Cards; or +2 Actions. Worth 2 VP.",
-         plural="Nobles", editions=BOTH, vp=2, effect=_nobles),
-    Card("Lurker", 2, A, INTRIGUE_2E,
-         "+1 Action. Choose one: trash an Action card from the Supply; or gain an Action card "
-         "from the trash.", plus_actions=1, changes_supply=True, effect=_lurker),
-    Card("Diplomat", 4, AR, INTRIGUE_2E,
-         "+2 Cards. If you have 5 or fewer cards in hand (after drawing), +2 Actions. "
-         "Reaction: when another player plays an Attack, you may first reveal this from a hand "
-         "of 5 or more cards, to draw 2 cards then discard 3.", plus_cards=2, effect=_diplomat,
-         reaction=_diplomat_react, can_react=_diplomat_can_react),
-    Card("Mill", 4, AV, INTRIGUE_2E,
-         "+1 Card, +1 Action. You may discard 2 cards, for +$2. Worth 1 VP.", vp=1,
-         plus_cards=1, plus_actions=1, coins_up_to=2, effect=_mill),
-    Card("Secret Passage", 4, A, INTRIGUE_2E,
-         "+2 Cards, +1 Action. Take a card from your hand and put it anywhere in your deck.",
-         plus_cards=2, plus_actions=1, effect=_secret_passage),
-    Card("Courtier", 5, A, INTRIGUE_2E,
-         "Reveal a card from your hand. For each type it has (Action, Attack, etc.), choose "
-         "one: +1 Action; or +1 Buy; or +$3; or gain a Gold. The choices must be different.",
-         changes_supply=True, coins_up_to=3, effect=_courtier),
-    Card("Patrol", 5, A, INTRIGUE_2E,
-         "+3 Cards. Reveal the top 4 cards of your deck. Put the Victory cards and Curses into "
-         "your hand. Put the rest back in any order.", plus_cards=3, effect=_patrol),
-    Card("Replace", 5, AA, INTRIGUE_2E,
-         "Trash a card from your hand. Gain a card costing up to $2 more than it. If the gained "
-         "card is an Action or Treasure, put it onto your deck; if it's a Victory card, each "
-         "other player gains a Curse.", changes_supply=True, effect=_replace),
-    # Intrigue 1st edition only.
-    Card("Secret Chamber", 2, AR, INTRIGUE_1E,
-         "Discard any number of cards. +$1 per card discarded. When another player plays an "
-         "Attack card, you may reveal this from your hand. If you do, +2 Cards, then put 2 "
-         "cards from your hand on top of your deck.", coins_up_to=None, effect=_secret_chamber,
-         reaction=_secret_chamber_react),
-    Card("Great Hall", 3, AV, INTRIGUE_1E, "+1 Card, +1 Action. Worth 1 VP.", vp=1,
-         plus_cards=1, plus_actions=1),
-    Card("Coppersmith", 4, A, INTRIGUE_1E, "Copper produces an extra $1 this turn.",
-         coins_up_to=None, effect=_coppersmith, treasure_bonus=_coppersmith_bonus),
-    Card("Scout", 4, A, INTRIGUE_1E,
-         "+1 Action. Reveal the top 4 cards of your deck. Put the revealed Victory cards into "
-         "your hand. Put the other cards on top of your deck in any order.", plus_actions=1,
-         effect=_scout),
-    Card("Saboteur", 5, AA, INTRIGUE_1E,
-         "Each other player reveals cards from the top of his deck until revealing one costing "
-         "$3 or more. He trashes that card and may gain a card costing at most $2 less than it. "
-         "He discards the other revealed cards.", changes_supply=True, effect=_saboteur),
     Card("Tribute", 5, A, INTRIGUE_1E,
          "The player to your left reveals then discards the top 2 cards of his deck. For each "
          "differently named card revealed, if it is an Action card, +2 Actions; Treasure card, "
