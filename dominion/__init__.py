@@ -18,12 +18,12 @@ from .engine import cost
 from .errors import (DominionError, GameOverError, IllegalAnswerError, InvalidConfigError,
                      InvalidKingdomError, InvalidPositionError, NotYourDecisionError,
                      StaleAnswerError, UnknownCardError)
-from .game import (ENGINE_VERSION, SEED_LIMIT, Inspection, answer_from_data, answer_to_data,
-                   record_from_data, record_to_data, PlayerView, Record, SeatZones, View,
-                   check_seed,
-                   decision_number, inspect, is_over, make_config, new_game, pending,
-                   player_score, position, public_decision, record, replay, score, step, view,
-                   visible_event, winners)
+from .game import (ENGINE_VERSION, SEED_LIMIT, Record, answer_from_data, answer_to_data,
+                   check_seed, decision_number, is_over, make_config, new_game, pending,
+                   player_score, record, record_from_data, record_to_data, replay, score, step,
+                   winners)
+from .positions import Inspection, SeatZones, inspect, position
+from .views import PlayerView, View, public_decision, view, visible_event
 from .kingdoms import RECOMMENDED, kingdom_pool, resolve_kingdom
 from .text import a_card, card_list, describe_waiting, log_line, plural, render
 from .state import (ACTION, BUY, CHOOSE, CLEANUP, END_PHASE, ORDER, OVER, PLAY, PLAY_TREASURES,

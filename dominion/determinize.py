@@ -61,7 +61,7 @@ def _swap_unseen_passes(state: State, player: int, generator: int, pinned: Count
     (Masquerade between two other seats) replaced, where the receiver still holds it hidden, by
     a card drawn from the giver's hidden cards: the two cards trade places, the log's pass event
     and the scores follow. ``player`` cannot tell which card went; the cards each seat is
-    publicly known to hold, and so the VP its view shows (`game.known_vp`), stay the same.
+    publicly known to hold, and so the VP its view shows (`views.known_vp`), stay the same.
     A card passed face down between two other seats (Masquerade) is one the player did not see: where
 the receiver still holds it hidden, it trades places with a card drawn from the giver's hidden
 cards (the VP the player's view shows counts such a card for its giver, so it stays the same).

@@ -606,7 +606,7 @@ def pass_card(w: Work, giver: int, receiver: int, name: str) -> None:
     face down (Masquerade; rulebook, 1st ed.: a passed card is not revealed to the other
     players): only the two of them see which card it was. A pass that can change a score is
     kept in ``hidden_passes``, so that the others' views count the card where they last saw it
-    (`game.known_vp`)."""
+    (`views.known_vp`)."""
     w.players[receiver].hand += (name,)
     owner_changed(w, giver)
     owner_changed(w, receiver)
@@ -1037,11 +1037,6 @@ _SHAPES = {
     CHOOSE: "a list or tuple of options, or one option as a string",
     ORDER: "a list or tuple of card names, the first to end on top",
 }
-
-
-def answer_shape(kind: str) -> str:
-    """The answer shape a decision of ``kind`` accepts, in words (for error messages)."""
-    return _SHAPES[kind]
 
 
 def check_answer(d: Decision, answer):

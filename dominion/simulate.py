@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Callable, Optional
 
 from . import game as _game
+from .views import play_out
 from . import rng
 from .bots import RandomBot, StrategyBot, bot_kingdom_cards, bot_label, make_bot
 from .errors import DominionError
@@ -106,7 +107,7 @@ def play_game(setup: Setup, index: int, max_decisions: int = MAX_DECISIONS) -> d
         # The built-in bots see each decision through an `Observation`, which builds only the
         # fields they read; other bots get a `View` as always.
         cheap = [type(bot) in BUILT_IN_BOTS for bot in bots]
-        state, _ = _game.play_out(state, bots, cheap, _game.step, max_decisions)
+        state, _ = play_out(state, bots, cheap, _game.step, max_decisions)
         if state.stack:
             raise RuntimeError(f"the game did not end within {max_decisions} decisions")
         scores = _game.score(state)

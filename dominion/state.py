@@ -113,6 +113,10 @@ class Event(NamedTuple):
     detail: object = None
 
 
+# Private events whose ``detail`` is public (not a count): a pass names its receiving seat.
+PUBLIC_DETAIL: Final = ("pass",)
+
+
 class PlayerState(NamedTuple):
     """One player's zones. ``aside`` holds set-aside and revealed cards (public);
     ``looking`` holds cards taken from the deck that only this player has looked at."""
@@ -167,4 +171,4 @@ class State(NamedTuple):
                              # change owner (gain, trash, pass)
     hidden_passes: tuple     # (giver, receiver, card, seen_by) per card passed face down
                              # (Masquerade) that can change a score: a view's VP undoes the
-                             # ones its viewer did not see (`game.known_vp`)
+                             # ones its viewer did not see (`views.known_vp`)

@@ -4,7 +4,7 @@ used by the terminal, the web page and the wire alike (`Event.text`, `PublicDeci
 Lines follow Dominion Online's style: "Ann plays a Village.", "Bob buys and gains a Gold.",
 "Cid draws 3 Coppers and 2 Estates." for Cid and "Cid draws 5 cards." for everyone else, the
 turn header "Turn 3 - Ann" numbering each player's own turns. An event is rendered for one
-viewer: cards hidden from that viewer become a count (`game.visible_event` decides), so a line
+viewer: cards hidden from that viewer become a count (`views.visible_event` decides), so a line
 never tells a viewer what the rules hide from them.
 """
 from __future__ import annotations
@@ -57,14 +57,14 @@ def cards_count(n: int) -> str:
 def log_line(event, player_names, viewer: Optional[int] = None) -> str:
     """One log event as a line of text for ``viewer`` (a seat, or None for a spectator): the
     event's hidden cards are shown only to the seats that may see them."""
-    from .game import visible_event  # the one rule of who sees what
+    from .views import visible_event  # the one rule of who sees what
     event = visible_event(event, viewer)
     return render(event, player_names)
 
 
 def render(event, player_names) -> str:
     """A line for an event as its viewer has it (hidden cards already replaced by their count
-    in ``detail``, as `game.visible_event` and the wire deliver them)."""
+    in ``detail``, as `views.visible_event` and the wire deliver them)."""
     kind, player, cards, detail = event.kind, event.player, event.cards, event.detail
     who = player_names[player] if 0 <= player < len(player_names) else f"Seat {player}"
     hidden = not cards and isinstance(detail, int) and kind not in _COUNT_DETAIL
