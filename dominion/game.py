@@ -8,6 +8,7 @@ positions built by hand and whole states laid open are in ``positions.py``.
 """
 from __future__ import annotations
 
+import json
 import os
 from functools import lru_cache
 from typing import Any, NamedTuple, Optional
@@ -246,8 +247,14 @@ def record_to_data(rec) -> dict:
 
 
 def record_from_data(data) -> Record:
-    """The `Record` in data made by `record_to_data`; refuses a record of another engine
-    version (its answers may mean another game here) and data that is not a record."""
+    """The `Record` in data made by `record_to_data`, or in a line of JSON holding it (a line
+    of a ``--records`` file as it is); refuses a record of another engine version (its answers
+    may mean another game here) and data that is not a record."""
+    if isinstance(data, (str, bytes)):
+        try:
+            data = json.loads(data)
+        except ValueError:
+            raise InvalidConfigError("this is not a game record (not a line of JSON)") from None
     if not isinstance(data, dict) or "config" not in data or "answers" not in data:
         raise InvalidConfigError("this is not a game record (it needs config and answers)")
     version = data.get("engine_version")

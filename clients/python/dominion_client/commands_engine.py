@@ -60,8 +60,9 @@ def register(sub) -> None:
         description="Replay a game from a records file (`dominion simulate --records`) and "
                     "print its log in Dominion Online's words as one seat saw it, or as a "
                     "spectator did, or as JSON events; then the scores.")
-    p.add_argument("record", metavar="FILE.jsonl[:LINE]", nargs="?", default=None,
-                   help="a records file, and the line of the game (from 1; default: 1)")
+    p.add_argument("record", metavar="FILE.jsonl[:I]", nargs="?", default=None,
+                   help="a records file, and the game's index I in its simulation (from 0, "
+                        "the record's `index`, as --index counts; default: the first line)")
     p.add_argument("--index", type=int, default=None, metavar="I",
                    help="instead of a file: game I of the simulation given by --bots, --seed "
                         "(and --kingdom, --sets), played again (games are pure functions of "
@@ -281,22 +282,29 @@ def run_simulate(args) -> int:
 
 
 def _read_record_line(spec: str) -> dict:
-    """The JSON record at FILE.jsonl[:LINE] (lines from 1; the first by default)."""
-    path, _, line_text = spec.rpartition(":")
-    if not path or not line_text.isdigit():
-        path, line_text = spec, "1"
-    number = int(line_text)
+    """The JSON record of game I in FILE.jsonl[:I]: the line whose ``index`` is I, the game's
+    number in its simulation, counted from 0 like ``--index`` (a line without ``index`` is
+    numbered by its place in the file, from 0). Without ``:I``, the file's first line. Games are
+    written as they finish, so with several workers the lines need not be in index order."""
+    path, _, index_text = spec.rpartition(":")
+    if not path or not index_text.isdigit():
+        path, index_text = spec, ""
+    wanted = int(index_text) if index_text else None
     try:
         with open(path, encoding="utf-8") as f:
-            text = next((t for i, t in enumerate(f, 1) if i == number), None)
+            for line, text in enumerate(f):
+                try:
+                    data = json.loads(text)
+                except json.JSONDecodeError:
+                    raise ValueError(f"line {line + 1} of {path} is not JSON") from None
+                index = data.get("index", line) if isinstance(data, dict) else line
+                if wanted is None or index == wanted:
+                    return data
     except OSError as exc:
         raise ValueError(f"cannot read {path}: {exc.strerror}") from None
-    if text is None or number < 1:
-        raise ValueError(f"{path} has no line {number}")
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError:
-        raise ValueError(f"line {number} of {path} is not JSON") from None
+    if wanted is None:
+        raise ValueError(f"{path} is empty")
+    raise ValueError(f"{path} has no game {wanted} (games are numbered from 0)")
 
 
 def run_tournament(args) -> int:
@@ -355,7 +363,7 @@ def run_replay(args) -> int:
         if args.index is not None:
             data = _record_of_simulated_game(args)
         elif args.record is None:
-            raise dominion.InvalidConfigError("give a records file (FILE.jsonl[:LINE]) or "
+            raise dominion.InvalidConfigError("give a records file (FILE.jsonl[:I]) or "
                                               "--index with the simulation's --bots and --seed")
         else:
             data = _read_record_line(args.record)
