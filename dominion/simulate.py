@@ -25,11 +25,9 @@ from typing import Callable, Optional
 from . import game as _game
 from .views import play_out
 from . import rng
-from .bots import RandomBot, StrategyBot, bot_kingdom_cards, bot_label, make_bot
+from .bots import RandomBot, StrategyBot, bot_label, default_kingdom, make_bot
 from .errors import DominionError
-from .kingdoms import KINGDOM_SIZE, RECOMMENDED
 
-DEFAULT_KINGDOM = "First Game"
 MAX_DECISIONS = 20_000  # a game still running after this many answers is counted as an error
 _MASK = (1 << 64) - 1
 BUILT_IN_BOTS = (StrategyBot, RandomBot)   # bots that read a view's fields by name only
@@ -74,21 +72,6 @@ def labels_for(bots) -> tuple:
         seen[base] = seen.get(base, 0) + 1
         out.append(base if seen[base] == 1 else f"{base}#{seen[base]}")
     return tuple(out)
-
-
-def default_kingdom(bots) -> object:
-    """The Kingdom when none is asked for: First Game, with the Kingdom cards the strategies buy
-    or play put in first (so "witch-big-money" gets its Witch), filled up from First Game."""
-    wanted = []
-    for b in bots:
-        wanted.extend(c for c in bot_kingdom_cards(b) if c not in wanted)
-    first_game = RECOMMENDED[DEFAULT_KINGDOM][1]
-    if all(c in first_game for c in wanted):
-        return DEFAULT_KINGDOM
-    if len(wanted) > KINGDOM_SIZE:
-        raise SimulationError(f"the bots use {len(wanted)} Kingdom cards ({', '.join(wanted)}), "
-                              f"more than {KINGDOM_SIZE}: choose a Kingdom with --kingdom")
-    return tuple(wanted + [c for c in first_game if c not in wanted][:KINGDOM_SIZE - len(wanted)])
 
 
 def play_game(setup: Setup, index: int, max_decisions: int = MAX_DECISIONS) -> dict:

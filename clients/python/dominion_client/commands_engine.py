@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 
@@ -132,6 +133,26 @@ def _positive(text: str) -> int:
     return n
 
 
+def usable_cores() -> int:
+    """The cores this process may run on (its CPU affinity, where the system tells it)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:   # not on every system
+        return os.cpu_count() or 1
+
+
+def _workers(text: str) -> int:
+    """A --workers value: at least 1, and capped, with a word, at the cores this process may
+    use (more processes than cores only share them and slow the games down)."""
+    n = _positive(text)
+    cores = usable_cores()
+    if n > cores:
+        print(f"dominion: --workers {n} is more than the {cores} cores this machine lets "
+              f"it use; using {cores}", file=sys.stderr)
+        return cores
+    return n
+
+
 def _game_options(p) -> None:
     p.add_argument("--games", type=_positive, default=100,
                    help="number of games (per pair, for a tournament; default 100)")
@@ -143,8 +164,9 @@ def _game_options(p) -> None:
                         "(default: all)")
     p.add_argument("--seed", type=seed_arg, default=None,
                    help="seed of the whole run, 0 to 2**64 - 1 (default: random, and printed)")
-    p.add_argument("--workers", type=_positive, default=None,
-                   help="worker processes (default: every core)")
+    p.add_argument("--workers", type=_workers, default=None,
+                   help="worker processes (default: every core; at most the cores this "
+                        "machine lets the process use)")
 
 
 def run_kingdoms(args) -> int:
@@ -341,12 +363,13 @@ def run_tournament(args) -> int:
 def _record_of_simulated_game(args) -> dict:
     """The record of game ``--index`` of the simulation ``--bots --seed [--kingdom --sets]``,
     played again (a game is a pure function of the simulation's setup and its index)."""
-    from dominion.simulate import Setup, default_kingdom, labels_for, play_game
+    from dominion.simulate import Setup, labels_for, play_game
     if args.bots is None or args.seed is None:
         raise dominion.InvalidConfigError("--index needs the simulation's --bots and --seed")
     if args.index < 0:
         raise dominion.InvalidConfigError("--index counts games from 0")
-    kingdom = args.kingdom if args.kingdom is not None else default_kingdom(args.bots)
+    kingdom = args.kingdom if args.kingdom is not None else \
+        dominion.bots.default_kingdom(args.bots)
     if isinstance(kingdom, str) and "," in kingdom:
         kingdom = tuple(c.strip() for c in kingdom.split(","))
     sets = tuple(x.strip() for x in args.sets.split(",")) if args.sets else None
