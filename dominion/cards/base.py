@@ -14,8 +14,8 @@ from ..card import (ACTION_T, ATTACK_T, BASE_1E, BASE_2E, CARDS, REACTION_T, VIC
 from ..engine import (Work, ask_may, ask_order, ask_select, ask_yes_no, attacked, cost,
                       discard, draw, each_attacked, empty_piles, gain, gain_from_trash, log,
                       look_at_deck, move, others, play, push, remove, replay, reveal_from_deck,
-                      set_turn_mark, take_from_deck, to_hand, topdeck, trash, trash_self,
-                      turn_mark)
+                      set_effect, set_turn_mark, take_from_deck, to_hand, topdeck, trash,
+                      trash_self, turn_mark)
 from .common import ask_gain, discard_chosen, distinct, reveal_hand, topdeck_chosen
 
 BOTH = (BASE_2E, BASE_1E)  # a card in both editions' pools
@@ -71,7 +71,7 @@ define(
 def _moat_react(w: Work, p, attacker):
     """Rulebook: revealing Moat makes the Attack not affect you (you still may be asked by
     other Reactions)."""
-    w.effects = w.effects._replace(immune=w.effects.immune + (p,))
+    set_effect(w, "immune", w.effects.immune + (p,))
 
 
 def _moat_can_react(w: Work, p):

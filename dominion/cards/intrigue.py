@@ -17,8 +17,8 @@ from ..card import (ACTION_T, ATTACK_T, CARDS, INTRIGUE_1E, INTRIGUE_2E, REACTIO
 from ..engine import (Work, ask_choose, ask_may, ask_order, ask_select, ask_yes_no, attacked, cost,
                       discard, draw, each_attacked, gain, gain_from_trash, gainable,
                       insert_into_deck, log, others, pass_card, push, remove,
-                      reveal_from_deck, set_turn_mark, still_in_play, to_hand, topdeck, trash,
-                      trash_from_supply, trash_self, turn_mark)
+                      reveal_from_deck, set_effect, set_turn_mark, still_in_play, to_hand,
+                      topdeck, trash, trash_from_supply, trash_self, turn_mark)
 from .common import (discard_chosen, distinct, gain_chosen, reveal_hand, topdeck_chosen,
                      trash_chosen)
 
@@ -281,7 +281,7 @@ define(
 def _bridge(w: Work, p, uid):
     """Rulebook: every card everywhere costs $1 less this turn, cumulatively, never below $0
     (`cost` applies it)."""
-    w.effects = w.effects._replace(cost_reduction=w.effects.cost_reduction + 1)
+    set_effect(w, "cost_reduction", w.effects.cost_reduction + 1)
 
 
 define(
