@@ -110,24 +110,27 @@ def _check_count(label: str, value) -> None:
         raise InvalidPositionError(f"{label} must be an integer >= 0, not {_quote(value)}")
 
 
-def _check_effects(effects, n: int) -> None:
-    """Refuse ``effects`` unless it is a `TurnEffects` that a turn of ``n`` seats can have."""
+def _check_effects(effects: Any, n: int) -> None:
+    """Refuse ``effects`` unless it is a `TurnEffects` that a turn of ``n`` seats can have.
+    Its fields are read as plain values (``given``): compiled, reading them as a TurnEffects'
+    typed fields would fail with a bare TypeError before the check could say what is wrong."""
     if type(effects) is not TurnEffects:
         raise InvalidPositionError(f"effects must be a dominion.TurnEffects, not {_quote(effects)}")
-    _check_count("effects.actions_played", effects.actions_played)
-    _check_count("effects.cost_reduction", effects.cost_reduction)
-    if type(effects.bought) is not bool:
-        raise InvalidPositionError(f"effects.bought must be True or False, not "
-                                   f"{_quote(effects.bought)}")
-    if type(effects.left_play) is not tuple or \
-            any(type(uid) is not int for uid in effects.left_play):
+    given: dict = {}
+    for name, value in zip(TurnEffects._fields, tuple(effects)):
+        given[name] = value
+    _check_count("effects.actions_played", given["actions_played"])
+    _check_count("effects.cost_reduction", given["cost_reduction"])
+    bought, left_play, immune, marks = (given["bought"], given["left_play"], given["immune"],
+                                        given["marks"])
+    if type(bought) is not bool:
+        raise InvalidPositionError(f"effects.bought must be True or False, not {_quote(bought)}")
+    if type(left_play) is not tuple or any(type(uid) is not int for uid in left_play):
         raise InvalidPositionError(f"effects.left_play must be a tuple of instance ids, not "
-                                   f"{_quote(effects.left_play)}")
-    if type(effects.immune) is not tuple or \
-            any(type(s) is not int or not 0 <= s < n for s in effects.immune):
+                                   f"{_quote(left_play)}")
+    if type(immune) is not tuple or any(type(s) is not int or not 0 <= s < n for s in immune):
         raise InvalidPositionError(f"effects.immune must be a tuple of seats, not "
-                                   f"{_quote(effects.immune)}")
-    marks = effects.marks
+                                   f"{_quote(immune)}")
     if type(marks) is not tuple or any(type(m) is not tuple or len(m) != 2 for m in marks):
         raise InvalidPositionError(f"effects.marks must be a tuple of (card name, value) pairs, "
                                    f"not {_quote(marks)}")
