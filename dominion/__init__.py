@@ -14,7 +14,7 @@ COMPILED = _native.choose()   # True: the mypyc-compiled engine runs (setup.py);
 from . import cards as _cards  # noqa: E402,F401  (fills the card registry)
 from .card import CARDS, SETS, Card, card, card_names
 from .determinize import determinize
-from .engine import cost
+from .engine import cost, score_by_card
 from .errors import (DominionError, GameOverError, IllegalAnswerError, InvalidConfigError,
                      InvalidKingdomError, InvalidPositionError, NotYourDecisionError,
                      StaleAnswerError, UnknownCardError)
@@ -25,7 +25,8 @@ from .game import (ENGINE_VERSION, SEED_LIMIT, Record, answer_from_data, answer_
 from .positions import Inspection, SeatZones, inspect, position
 from .views import PlayerView, View, public_decision, view, visible_event
 from .kingdoms import RECOMMENDED, kingdom_pool, resolve_kingdom
-from .text import a_card, card_list, describe_waiting, log_line, plural, render
+from .text import (STYLES, a_card, card_list, describe_waiting, log_header, log_line, log_lines,
+                   name_prefixes, plural, render)
 from .state import (ACTION, BUY, CHOOSE, CLEANUP, END_PHASE, ORDER, OVER, PLAY, PLAY_TREASURES,
                     SELECT, TURN, Config, Decision, Event, Move, PlayerState, PublicDecision,
                     State, TurnEffects)
@@ -34,8 +35,9 @@ __all__ = [
     "COMPILED", "SEED_LIMIT", "check_seed", "ENGINE_VERSION", "record_to_data", "record_from_data",
     "answer_to_data", "answer_from_data", "new_game", "position", "pending", "step", "view",
     "determinize", "inspect", "Inspection", "SeatZones", "score", "winners", "replay", "record",
-    "is_over", "decision_number", "make_config", "player_score", "visible_event", "cost", "card",
+    "is_over", "decision_number", "make_config", "player_score", "score_by_card", "visible_event", "cost", "card",
     "card_names", "kingdom_pool", "resolve_kingdom", "log_line", "render", "describe_waiting",
+    "STYLES", "log_header", "log_lines", "name_prefixes",
     "card_list", "a_card", "plural", "public_decision", "PublicDecision", "CARDS", "SETS",
     "RECOMMENDED", "Card", "Config", "Decision", "Event", "Move", "PlayerState", "PlayerView",
     "Record", "State", "TurnEffects", "View", "TURN", "SELECT", "CHOOSE", "ORDER", "PLAY", "PLAY_TREASURES",

@@ -414,6 +414,19 @@ def score_counts(counts: Counter) -> int:
     return total
 
 
+def score_by_card(cards) -> tuple:
+    """``(name, count, vp)`` for each kind of card among one player's ``cards`` (all their
+    cards), by name: what an end screen shows. The VP sum to `player_score` of the cards."""
+    counts = Counter(cards)
+    fixed = _vp_tables()[0]
+    out = []
+    for name in sorted(counts):
+        c = CARDS[name]
+        each = c.victory_points(counts) if c.victory_points is not None else fixed.get(name, 0)
+        out.append((name, counts[name], counts[name] * each))
+    return tuple(out)
+
+
 _VARIABLE_VP: Final = -(1 << 40)   # in `_vp_marks`: the card's VP depends on the others
 
 

@@ -6,6 +6,14 @@ Lines follow Dominion Online's style: "Ann plays a Village.", "Bob buys and gain
 turn header "Turn 3 - Ann" numbering each player's own turns. An event is rendered for one
 viewer: cards hidden from that viewer become a count (`views.visible_event` decides), so a line
 never tells a viewer what the rules hide from them.
+
+Two styles (`STYLES`): ``"engine"``, the default, and ``"dominion-online"``, Dominion Online's
+own log format, which its players' tools (log parsers, deck trackers) read: a short prefix per
+player derived from the names (`name_prefixes`), header lines (`log_header`), "(+$N)" after
+Treasure plays (their printed values: a Coppersmith's or Merchant's bonus is not in the event),
+"topdecks", a hidden discard naming the visible top card ("discards a card and a Copper."), no
+line for the Clean-up, "The game has ended."; `log_lines` writes a whole log, with the "gets
++1 Action." lines of Actions' printed bonuses.
 """
 from __future__ import annotations
 
@@ -54,25 +62,155 @@ def cards_count(n: int) -> str:
     return "a card" if n == 1 else f"{n} cards"
 
 
-def log_line(event, player_names, viewer: Optional[int] = None) -> str:
+ENGINE, DOMINION_ONLINE = "engine", "dominion-online"
+STYLES = (ENGINE, DOMINION_ONLINE)
+
+
+def log_line(event, player_names, viewer: Optional[int] = None, style: str = ENGINE) -> str:
     """One log event as a line of text for ``viewer`` (a seat, or None for a spectator): the
-    event's hidden cards are shown only to the seats that may see them."""
+    event's hidden cards are shown only to the seats that may see them. In the
+    ``"dominion-online"`` style a line may be empty (an event Dominion Online does not write)."""
     from .views import visible_event  # the one rule of who sees what
-    event = visible_event(event, viewer)
-    return render(event, player_names)
+    seen = visible_event(event, viewer)
+    if style == DOMINION_ONLINE and event.kind == "discard" and len(seen.cards) < len(
+            event.cards) and len(event.cards) > 1:
+        # Several hidden cards discarded at once: the last one lands on top of the discard
+        # pile, where everyone sees it, and Dominion Online names it.
+        who = _who(event.player, player_names, style)
+        return f"{who} discards {cards_count(len(event.cards) - 1)} and {a_card(event.cards[-1])}."
+    return render(seen, player_names, style)
 
 
-def render(event, player_names) -> str:
+def _check_style(style: str) -> None:
+    if style not in STYLES:
+        raise ValueError(f"no log style {style!r}; the styles are {', '.join(STYLES)}")
+
+
+def name_prefixes(player_names) -> tuple:
+    """Dominion Online's short name per player: the shortest start of the name (spaces left
+    out) that starts no other player's name ("Ann", "Bob" -> "A", "B"; "Ann", "Andy" -> "Ann",
+    "And"), the whole name when it starts another's, and the seat number added to names that
+    are still alike ("Ann", "Ann" -> "Ann1", "Ann2"); unique within the game, one word each."""
+    names = ["".join(str(n).split()) or f"P{i + 1}" for i, n in enumerate(player_names)]
+    out = []
+    for i, name in enumerate(names):
+        others = [n for j, n in enumerate(names) if j != i]
+        short = next((name[:k] for k in range(1, len(name) + 1)
+                      if not any(o.startswith(name[:k]) for o in others)), name)
+        out.append(short)
+    taken = {p for p in out if out.count(p) == 1}
+    unique = []
+    for i, p in enumerate(out):
+        if out.count(p) > 1:   # alike names: the seat's number, then "_" until unique
+            p = f"{p}{i + 1}"
+            while p in taken:
+                p += "_"
+            taken.add(p)
+        unique.append(p)
+    return tuple(unique)
+
+
+def _who(player: int, player_names, style: str) -> str:
+    if not 0 <= player < len(player_names):
+        return f"Seat {player}"
+    if style == DOMINION_ONLINE:
+        return name_prefixes(player_names)[player]
+    return player_names[player]
+
+
+def log_header(player_names, style: str = ENGINE, game_number: int = 1) -> tuple:
+    """The lines before the first event: none in the engine's style; in Dominion Online's, the
+    game's number ("Game #12, unrated."), then what each player starts with ("A starts with 7
+    Coppers.", "A starts with 3 Estates.")."""
+    _check_style(style)
+    if style != DOMINION_ONLINE:
+        return ()
+    from .game import STARTING_DECK
+    counts: dict = {}
+    for name in STARTING_DECK:
+        counts[name] = counts.get(name, 0) + 1
+    lines = [f"Game #{game_number}, unrated.", ""]
+    for prefix in name_prefixes(player_names):
+        lines += [f"{prefix} starts with {card_count(n, name)}." for name, n in counts.items()]
+    return tuple(lines)
+
+
+def log_lines(events, player_names, viewer: Optional[int] = None, style: str = ENGINE,
+              game_number: int = 1) -> tuple:
+    """A whole log as lines for ``viewer``: `log_header`, then each event's `log_line` (the
+    events as recorded; those hidden from ``viewer`` are redacted here). In Dominion Online's
+    style a blank line comes before each turn's header, as it does there, and an Action's
+    fixed bonuses follow its play as Dominion Online writes them ("A gets +2 Actions.", "A gets
+    +1 Buy.", "A gets +$2."), after the draw of its +Cards: the card's printed bonuses (its
+    data), not those a choice or a condition gives (Pawn, Steward, Baron's +$4)."""
+    _check_style(style)
+    lines = list(log_header(player_names, style, game_number))
+    online = style == DOMINION_ONLINE
+    gets: list = []        # bonus lines waiting for the draw of the card's +Cards
+    drawer = None          # whose draw they wait for
+    for event in events:
+        if gets and not (event.player == drawer and event.kind in ("shuffle", "draw")):
+            lines += gets
+            gets = []
+        line = log_line(event, player_names, viewer, style)
+        if online:
+            if not line:
+                continue
+            if event.kind == "turn":
+                lines.append("")
+        lines.append(line)
+        if gets and event.kind == "draw":
+            lines += gets
+            gets = []
+        if online and event.kind == "play" and len(event.cards) == 1:
+            bonus = _bonus_lines(event.cards[0], _who(event.player, player_names, style))
+            card = CARDS.get(event.cards[0])
+            if bonus and card is not None and card.plus_cards:
+                gets, drawer = bonus, event.player
+            else:
+                lines += bonus
+    return tuple(lines + gets)
+
+
+def _bonus_lines(name: str, who: str) -> list:
+    """Dominion Online's lines for a played Action's printed +Actions, +Buys and +$."""
+    c = CARDS.get(name)
+    if c is None or not c.is_action:
+        return []
+    out = []
+    if c.plus_actions:
+        out.append(f"{who} gets +{c.plus_actions} Action{'s' if c.plus_actions > 1 else ''}.")
+    if c.plus_buys:
+        out.append(f"{who} gets +{c.plus_buys} Buy{'s' if c.plus_buys > 1 else ''}.")
+    if c.plus_coins:
+        out.append(f"{who} gets +${c.plus_coins}.")
+    return out
+
+
+def render(event, player_names, style: str = ENGINE) -> str:
     """A line for an event as its viewer has it (hidden cards already replaced by their count
-    in ``detail``, as `views.visible_event` and the wire deliver them)."""
+    in ``detail``, as `views.visible_event` and the wire deliver them), in ``style``."""
     kind, player, cards, detail = event.kind, event.player, event.cards, event.detail
-    who = player_names[player] if 0 <= player < len(player_names) else f"Seat {player}"
+    online = style == DOMINION_ONLINE
+    if not online:
+        _check_style(style)
+    who = _who(player, player_names, style)
     hidden = not cards and isinstance(detail, int) and kind not in _COUNT_DETAIL
     what = cards_count(detail) if hidden else card_list(cards)
     if kind == "turn":
-        return f"Turn {detail} - {who}"
+        full = player_names[player] if 0 <= player < len(player_names) else who
+        return f"Turn {detail} - {full}"
     if kind == "game_over":
-        return "The game is over."
+        return "The game has ended." if online else "The game is over."
+    if online:
+        if kind == "cleanup":
+            return ""
+        if kind == "topdeck":
+            return f"{who} topdecks {what}."
+        if kind == "play" and cards and all(c in CARDS and CARDS[c].is_treasure for c in cards):
+            coins = sum(CARDS[c].coins for c in cards)   # printed values (see the module doc)
+            again = " again" if detail == "again" else ""
+            return f"{who} plays {what}{again}. (+${coins})"
     if kind == "shuffle":
         return f"{who} shuffles their deck."
     if kind == "cleanup":
@@ -85,7 +223,7 @@ def render(event, player_names) -> str:
         above = "on top" if detail == 0 else f"with {cards_count(detail)} above it"
         return f"{who} puts {what} into their deck, {above}."
     if kind == "pass":
-        to = player_names[detail] if isinstance(detail, int) and 0 <= detail < len(
+        to = _who(detail, player_names, style) if isinstance(detail, int) and 0 <= detail < len(
             player_names) else "the next player"
         if not cards:  # the count is not carried for a pass: it is always one card
             return f"{who} passes a card to {to}."

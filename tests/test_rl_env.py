@@ -88,3 +88,52 @@ def test_the_observation_never_sees_a_hidden_card():
 def test_actions_and_fields_are_labelled():
     assert len(action_labels()) == ACTIONS
     assert sum(n for _, n in observation_fields()) == OBSERVATION_SIZE
+
+
+def _first_legal_action_until_done(env, max_iter=200_000):
+    """Always the lowest legal action (ends every phase, never buys: a game with no end)."""
+    last = None
+    for agent in env.agent_iter(max_iter=max_iter):
+        obs, reward, term, trunc, info = env.last()
+        if term or trunc:
+            last = (term, trunc, info, reward)
+            env.step(None)
+            continue
+        env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    return last
+
+
+def test_a_game_with_no_end_is_truncated_at_the_turn_limit_as_pettingzoo_expects():
+    env = DominionEnv(players=3, max_turns=7)
+    env.reset(seed=3)
+    term, trunc, info, reward = _first_legal_action_until_done(env)
+    assert (term, trunc, reward) == (False, True, 0.0)
+    assert info["scores"] == dominion.score(env.state) == (3, 3, 3)
+    assert env.agents == []   # every agent was removed after its truncated step
+    assert max(env.state.turns_taken) == 8 and not dominion.is_over(env.state)
+
+
+def test_the_turn_limit_is_on_by_default_and_can_be_turned_off():
+    env = DominionEnv()
+    assert env.max_turns == 100
+    env.reset(seed=1)
+    assert _first_legal_action_until_done(env)[1] is True
+    assert env.state.turns_taken[env.state.current] == 101
+    unlimited = DominionEnv(max_turns=None)
+    unlimited.reset(seed=1)
+    assert _first_legal_action_until_done(unlimited, max_iter=3000) is None
+    with pytest.raises(ValueError, match="max_turns"):
+        DominionEnv(max_turns=0)
+
+
+def test_a_finished_game_reports_termination_not_truncation_with_the_scores():
+    env = DominionEnv(players=2, max_turns=100)
+    env.reset(seed=4)
+    for agent in env.agent_iter():
+        obs, reward, term, trunc, info = env.last()
+        if term or trunc:
+            assert term and not trunc and info["scores"] == dominion.score(env.state)
+            env.step(None)
+            continue
+        env.step(env.action_space(agent).sample(obs["action_mask"]))
+    assert dominion.is_over(env.state)

@@ -30,6 +30,7 @@ from dominion_proto import dominion_pb2_grpc as pb_grpc
 from .convert import (TAG_1, TAG_2, TAG_3, TAG_4, TAG_6, AnswerShapeError, answer_from_pb,
                       answer_to_pb, config_to_pb, decision_to_bytes, events_to_bytes, field,
                       public_decision_to_bytes, varint, view_to_bytes, view_to_pb)
+from . import replay
 from .storage import BrokenGame, FinishedGame, SeatRecord, Storage, StoredGame
 
 log = logging.getLogger("dominion_service")
@@ -145,6 +146,7 @@ class DominionService(pb_grpc.DominionServiceServicer):
         self.finished: dict[str, FinishedGame] = {}  # games over: a summary; the record is
         self._recent: "OrderedDict[str, Game]" = OrderedDict()  # read when asked (LRU)
         self.broken: dict[str, str] = {}          # stored games that cannot be served: why
+        self._replays = replay.Replays()          # GetReplay's checkpoints of recent records
         self._creations: dict[str, list] = {}     # client address -> recent creation times
         self.stopping = asyncio.Event()   # set at shutdown: streams end UNAVAILABLE (retry)
         # Storage calls run in one worker thread: the event loop keeps serving while a write
@@ -390,7 +392,7 @@ class DominionService(pb_grpc.DominionServiceServicer):
                                                                 c.name))
         return pb.ListCardsResponse(cards=[
             pb.Card(name=c.name, cost=c.cost, types=c.types, set=c.set, editions=c.editions,
-                    text=c.text, coins=c.coins, vp=c.vp) for c in cards])
+                    text=c.text, coins=c.coins, vp=c.vp, plural=c.plural) for c in cards])
 
     async def ListKingdoms(self, request, context):
         return pb.ListKingdomsResponse(kingdoms=[
@@ -952,6 +954,21 @@ class DominionService(pb_grpc.DominionServiceServicer):
             stream.busy -= 1
             sp.set()
 
+    async def GetReplay(self, request, context):
+        """The replay viewer's steps: `replay.get_replay`."""
+        try:
+            return await replay.get_replay(self._replays, request, self._finished_record,
+                                           _client_address(context))
+        except (ServiceError, replay.ReplayRefused) as e:
+            await context.abort(e.code, e.message)
+
+    async def _finished_record(self, game_id: str) -> tuple:
+        game = await self._game(game_id)
+        if not dominion.is_over(game.state):
+            raise ServiceError(grpc.StatusCode.FAILED_PRECONDITION,
+                               f"game {game.id} is not over; it can be replayed once it ends")
+        return dominion.record(game.state), game.bot_names
+
     async def GetRecord(self, request, context):
         try:
             game = await self._game(request.game_id)
@@ -964,7 +981,9 @@ class DominionService(pb_grpc.DominionServiceServicer):
             await context.abort(e.code, e.message)
         rec = dominion.record(state)
         out = pb.GetRecordResponse(config=config_to_pb(rec.config), scores=dominion.score(state),
-                                   winners=dominion.winners(state))
+                                   winners=dominion.winners(state),
+                                   engine_version=dominion.ENGINE_VERSION,
+                                   bots=game.bot_names)
         replayed = dominion.new_game(rec.config)  # to learn each answer's decision kind
         for number, (seat, answer) in enumerate(rec.answers):
             kind = dominion.pending(replayed).kind

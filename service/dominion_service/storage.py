@@ -1,10 +1,16 @@
 """Where games live between server runs: each game as its record (config and answers), plus its
 seats (bot names and token digests).
 
-`Storage` is the interface the server uses; `SqliteStorage` is the embedded default. Another
-database (PostgreSQL) only has to implement the same four methods. Calls are synchronous and
-made from one worker thread at a time; a method returns only once its write is durable, so an
-answer acknowledged to a client is never lost.
+`Storage` is the interface the server uses; `SqliteStorage` is the embedded default and
+`PostgresStorage` (storage_pg.py) keeps the same games in PostgreSQL; `open_storage` picks one
+from the ``--db`` option. Calls are synchronous and made from one worker thread at a time; a
+method returns only once its write is durable, so an answer acknowledged to a client is never
+lost. The database, not the server, decides which answer to a decision is stored: answer
+number N of a game is stored only when the game has exactly N answers (`AnswerConflict`
+otherwise), so of two writers racing for one decision exactly one wins.
+
+Each backend's schema is versioned: a ``schema_version`` table lists the numbered steps applied
+(`Migration`), and opening a database applies the steps it lacks, in order, in one transaction.
 """
 from __future__ import annotations
 
@@ -12,8 +18,9 @@ import fcntl
 import json
 import os
 import sqlite3
+import time
 from pathlib import Path
-from typing import Iterator, NamedTuple, Optional, Protocol
+from typing import Callable, Iterable, Iterator, NamedTuple, Optional, Protocol
 
 import dominion
 
@@ -21,6 +28,12 @@ import dominion
 class StorageError(Exception):
     """Storage that cannot be used, said in one line (a folder, a file that is not a database,
     a read-only file, a database another server holds)."""
+
+
+class AnswerConflict(StorageError):
+    """An answer the database refused because it is not the next one of its game: another
+    answer to that decision was stored first (by this server or another on the same
+    database), or the game is not there."""
 
 
 class SeatRecord(NamedTuple):
@@ -55,6 +68,37 @@ class BrokenGame(NamedTuple):
     reason: str
 
 
+class GameRows(NamedTuple):
+    """A game exactly as stored, for copying between databases (`copy_games`): the JSON texts
+    as they are, even those that cannot be read, so that nothing is lost or changed."""
+    game_id: str
+    config: str
+    seats: str
+    created: float
+    answer_count: int
+    over: bool
+    turn: int
+    answers: tuple              # (number, seat, answer JSON text) in number order
+
+
+class Migration(NamedTuple):
+    """One numbered step of a backend's schema; ``apply(connection)`` runs inside the
+    transaction that records it in ``schema_version``."""
+    version: int
+    summary: str
+    apply: Callable
+
+
+def pending_migrations(where: str, current: int, migrations: tuple) -> tuple:
+    """The steps a database at schema ``current`` lacks; a `StorageError` when it was written
+    by a newer version of this program (whose schema this one does not know)."""
+    latest = migrations[-1].version
+    if current > latest:
+        raise StorageError(f"{where}: its schema is version {current}, newer than this "
+                           f"program's {latest}; upgrade dominion to serve it")
+    return tuple(m for m in migrations if m.version > current)
+
+
 class Storage(Protocol):
     def create_game(self, game: StoredGame) -> None:
         """Store a new game (no answers yet)."""
@@ -83,6 +127,18 @@ class Storage(Protocol):
 
     def close(self) -> None:
         ...
+
+    # For `copy_games` (``dominion db copy``): every game exactly as stored, and storing such
+    # games; both backends have them.
+    def dump_games(self) -> Iterator:
+        """Every game as `GameRows`, in creation order."""
+
+    def dump_game(self, game_id: str) -> Optional[GameRows]:
+        """One game as `GameRows`, or None."""
+
+    def restore_games(self, games: Iterable) -> tuple:
+        """Store `GameRows` in one transaction; returns (stored, already there identical).
+        A game whose id is there with other contents refuses the whole lot (`StorageError`)."""
 
 
 # ---------------------------------------------------------------------------------------------
@@ -134,6 +190,37 @@ def _parse_game(config: str, seats: str) -> tuple:
     return cfg, seat_records
 
 
+def stored_game(game_id: str, config: str, seats: str, created: float, count: int,
+                answer_rows: list):
+    """A `StoredGame` from its row and its answer rows ((number, seat, JSON) in order), or a
+    `BrokenGame` saying what is wrong: its configuration, an answer, or answers missing."""
+    try:
+        cfg, seat_records = _parse_game(config, seats)
+        if [n for n, _, _ in answer_rows] != list(range(len(answer_rows))) \
+                or len(answer_rows) < count:
+            return BrokenGame(game_id, f"its record has {len(answer_rows)} answers in order "
+                                       f"but {count} were acknowledged: answers are missing")
+        answers = tuple((seat, answer_from_json(a)) for _, seat, a in answer_rows)
+    except (ValueError, KeyError, TypeError) as e:
+        return BrokenGame(game_id, f"a stored answer cannot be read ({e})")
+    return StoredGame(game_id, cfg, seat_records, created, answers)
+
+
+def finished_game(game_id: str, config: str, seats: str, created: float, count: int,
+                  turn: int):
+    """A `FinishedGame` from its row, or a `BrokenGame`."""
+    try:
+        cfg, seat_records = _parse_game(config, seats)
+    except ValueError as e:
+        return BrokenGame(game_id, str(e))
+    return FinishedGame(game_id, cfg.players, tuple(s.bot for s in seat_records), cfg.kingdom,
+                        created, turn, count)
+
+
+def seats_to_json(seats: tuple) -> str:
+    return json.dumps([list(s) for s in seats], separators=(",", ":"))
+
+
 def default_db_path() -> Path:
     """``$XDG_DATA_HOME/dominion/games.db``, else ``~/.local/share/dominion/games.db``."""
     base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local",
@@ -141,25 +228,50 @@ def default_db_path() -> Path:
     return Path(base) / "dominion" / "games.db"
 
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS games (
-    game_id TEXT PRIMARY KEY,
-    config  TEXT NOT NULL,          -- JSON: players, kingdom, seed, first_player, always_ask
-    seats   TEXT NOT NULL,          -- JSON: [[bot, token_digest], ...]
-    created REAL NOT NULL,
-    answer_count INTEGER NOT NULL DEFAULT 0,   -- answers acknowledged (a record shorter than
-                                               -- this lost rows)
-    over INTEGER NOT NULL DEFAULT 0,           -- 1 once the game has ended
-    turn INTEGER NOT NULL DEFAULT 0            -- turns started, as of the last answer
-);
-CREATE TABLE IF NOT EXISTS answers (
-    game_id TEXT NOT NULL REFERENCES games(game_id),
-    number  INTEGER NOT NULL,       -- the decision's sequence number
-    seat    INTEGER NOT NULL,
-    answer  TEXT NOT NULL,          -- JSON, see answer_to_json
-    PRIMARY KEY (game_id, number)
-);
-"""
+# Version 1: the schema as it was when versions began (files from before then get the columns
+# they lack; their answer count is taken as the rows there are, their state as unfinished until
+# replayed). A later step is appended to SQLITE_MIGRATIONS (and PG_MIGRATIONS in storage_pg).
+_SQLITE_V1 = (
+    """CREATE TABLE IF NOT EXISTS games (
+        game_id TEXT PRIMARY KEY,
+        config  TEXT NOT NULL,          -- JSON: players, kingdom, seed, first_player, always_ask
+        seats   TEXT NOT NULL,          -- JSON: [[bot, token_digest], ...]
+        created REAL NOT NULL,
+        answer_count INTEGER NOT NULL DEFAULT 0,   -- answers acknowledged (a record shorter
+                                                   -- than this lost rows)
+        over INTEGER NOT NULL DEFAULT 0,           -- 1 once the game has ended
+        turn INTEGER NOT NULL DEFAULT 0            -- turns started, as of the last answer
+    )""",
+    """CREATE TABLE IF NOT EXISTS answers (
+        game_id TEXT NOT NULL REFERENCES games(game_id),
+        number  INTEGER NOT NULL,       -- the decision's sequence number
+        seat    INTEGER NOT NULL,
+        answer  TEXT NOT NULL,          -- JSON, see answer_to_json
+        PRIMARY KEY (game_id, number)
+    )""",
+)
+
+
+def _sqlite_v1(conn: sqlite3.Connection) -> None:
+    for statement in _SQLITE_V1:
+        conn.execute(statement)
+    have = {row[1] for row in conn.execute("PRAGMA table_info(games)")}
+    for column in ("answer_count", "over", "turn"):
+        if column not in have:
+            conn.execute(f"ALTER TABLE games ADD COLUMN {column} INTEGER NOT NULL DEFAULT 0")
+    if "answer_count" not in have:
+        conn.execute("UPDATE games SET answer_count = (SELECT COUNT(*) FROM answers "
+                     "WHERE answers.game_id = games.game_id)")
+
+
+SQLITE_MIGRATIONS = (
+    Migration(1, "games and their answers", _sqlite_v1),
+)
+
+# The same table in both backends: one row per schema step applied.
+SCHEMA_VERSION_TABLE = ("CREATE TABLE IF NOT EXISTS schema_version ("
+                         "version INTEGER PRIMARY KEY, summary TEXT NOT NULL, "
+                         "applied DOUBLE PRECISION NOT NULL)")
 
 
 class SqliteStorage:
@@ -168,9 +280,10 @@ class SqliteStorage:
     survives a crash of the server or of the machine.
 
     A file is held by one server at a time (an exclusive lock on ``PATH.lock``, released when
-    the storage is closed or the process ends), and is checked to be a writable SQLite database
-    before any game is served; each problem is a `StorageError` saying what is wrong.
-    ``created_folder`` names the folder made for the file, if it did not exist."""
+    the storage is closed or the process ends), is brought to the current schema
+    (`SQLITE_MIGRATIONS`), and is checked to be a writable SQLite database before any game is
+    served; each problem is a `StorageError` saying what is wrong. ``created_folder`` names
+    the folder made for the file, if it did not exist."""
 
     def __init__(self, path=":memory:"):
         path = str(path)
@@ -186,12 +299,14 @@ class SqliteStorage:
             if path != ":memory:":
                 self._conn.execute("PRAGMA journal_mode=WAL")
                 self._conn.execute("PRAGMA synchronous=FULL")
-            self._conn.executescript(_SCHEMA)
-            self._add_missing_columns()
+            self._migrate()
             self._check_writable()
         except sqlite3.Error as e:
             self._release()
             raise StorageError(f"{path}: cannot be used as the games database ({e})") from None
+        except StorageError:
+            self._release()
+            raise
 
     def _prepare_file(self, path: Path) -> None:
         if path.is_dir():
@@ -215,18 +330,20 @@ class SqliteStorage:
             self._release()
             raise StorageError(f"cannot lock {path}.lock: {e.strerror}") from None
 
-    def _add_missing_columns(self) -> None:
-        """Files from before a column existed get it (games already stored keep their
-        records; their answer count is taken as the rows there are, their state as unfinished
-        until replayed)."""
-        have = {row[1] for row in self._conn.execute("PRAGMA table_info(games)")}
-        for column in ("answer_count", "over", "turn"):
-            if column not in have:
-                self._conn.execute(f"ALTER TABLE games ADD COLUMN {column} INTEGER NOT NULL "
-                                   "DEFAULT 0")
-        if "answer_count" not in have:
-            self._conn.execute("UPDATE games SET answer_count = (SELECT COUNT(*) FROM answers "
-                               "WHERE answers.game_id = games.game_id)")
+    def _migrate(self) -> None:
+        """Apply the schema steps the file lacks, all in one transaction (a file from before
+        versions began is at version 0)."""
+        with self._transaction():
+            self._conn.execute(SCHEMA_VERSION_TABLE)
+            (current,) = self._conn.execute(
+                "SELECT COALESCE(MAX(version), 0) FROM schema_version").fetchone()
+            for step in pending_migrations(self.path, current, SQLITE_MIGRATIONS):
+                step.apply(self._conn)
+                self._conn.execute("INSERT INTO schema_version VALUES (?, ?, ?)",
+                                   (step.version, step.summary, time.time()))
+
+    def schema_version(self) -> int:
+        return self._conn.execute("SELECT MAX(version) FROM schema_version").fetchone()[0]
 
     def _check_writable(self) -> None:
         """Write and roll back, so that a read-only file is found before the server says it
@@ -243,25 +360,36 @@ class SqliteStorage:
             self._lock = None
 
     def create_game(self, game: StoredGame) -> None:
-        seats = json.dumps([list(s) for s in game.seats], separators=(",", ":"))
         with self._transaction():
             self._conn.execute(
                 "INSERT INTO games (game_id, config, seats, created, answer_count) "
                 "VALUES (?, ?, ?, ?, ?)",
-                (game.game_id, config_to_json(game.config), seats, game.created,
-                 len(game.answers)))
+                (game.game_id, config_to_json(game.config), seats_to_json(game.seats),
+                 game.created, len(game.answers)))
             self._conn.executemany(
                 "INSERT INTO answers VALUES (?, ?, ?, ?)",
                 [(game.game_id, i, seat, answer_to_json(a))
                  for i, (seat, a) in enumerate(game.answers)])
 
+    _NEXT_ANSWER = ("UPDATE games SET answer_count = ?, over = ?, turn = ? "
+                    "WHERE game_id = ? AND answer_count = ?")
+
     def append_answer(self, game_id: str, number: int, seat: int, answer, over: bool = False,
                       turn: int = 0) -> None:
         with self._transaction():
-            self._conn.execute("INSERT INTO answers VALUES (?, ?, ?, ?)",
-                               (game_id, number, seat, answer_to_json(answer)))
-            self._conn.execute("UPDATE games SET answer_count = ?, over = ?, turn = ? "
-                               "WHERE game_id = ?", (number + 1, int(over), turn, game_id))
+            if self._conn.execute(self._NEXT_ANSWER, (number + 1, int(over), turn, game_id,
+                                                      number)).rowcount != 1:
+                raise self._conflict(game_id, number)
+            try:
+                self._conn.execute("INSERT INTO answers VALUES (?, ?, ?, ?)",
+                                   (game_id, number, seat, answer_to_json(answer)))
+            except sqlite3.IntegrityError:   # a row past the count: a damaged record
+                raise self._conflict(game_id, number) from None
+
+    def _conflict(self, game_id: str, number: int) -> AnswerConflict:
+        row = self._conn.execute("SELECT answer_count FROM games WHERE game_id = ?",
+                                 (game_id,)).fetchone()
+        return answer_conflict(game_id, number, None if row is None else row[0])
 
     def append_answers(self, rows) -> list:
         """Store many answers (``append_answer``'s arguments, one tuple each, from different
@@ -276,13 +404,15 @@ class SqliteStorage:
                 conn = self._conn
                 conn.execute("SAVEPOINT answers")
                 try:
+                    updated = conn.executemany(
+                        self._NEXT_ANSWER,
+                        [(row[1] + 1, int(_arg(row, 4, False)), _arg(row, 5, 0), row[0],
+                          row[1]) for row in rows]).rowcount
+                    if updated != len(rows):
+                        raise AnswerConflict("some row is not its game's next answer")
                     conn.executemany("INSERT INTO answers VALUES (?, ?, ?, ?)",
                                      [(game_id, number, seat, answer_to_json(answer))
                                       for game_id, number, seat, answer, *_ in rows])
-                    conn.executemany("UPDATE games SET answer_count = ?, over = ?, turn = ? "
-                                     "WHERE game_id = ?",
-                                     [(row[1] + 1, int(_arg(row, 4, False)), _arg(row, 5, 0),
-                                       row[0]) for row in rows])
                 except Exception:   # some row failed: undone; each is tried on its own below
                     conn.execute("ROLLBACK TO answers")
                     conn.execute("RELEASE answers")
@@ -309,14 +439,8 @@ class SqliteStorage:
     def finished_games(self) -> Iterator:
         rows = self._conn.execute(f"SELECT {self._COLUMNS} FROM games WHERE over = 1 "
                                   "ORDER BY created, game_id").fetchall()
-        for game_id, config, seats, created, count, turn in rows:
-            try:
-                cfg, seat_records = _parse_game(config, seats)
-            except ValueError as e:
-                yield BrokenGame(game_id, str(e))
-                continue
-            yield FinishedGame(game_id, cfg.players, tuple(s.bot for s in seat_records),
-                               cfg.kingdom, created, turn, count)
+        for row in rows:
+            yield finished_game(*row)
 
     def load_game(self, game_id: str):
         row = self._conn.execute(f"SELECT {self._COLUMNS} FROM games WHERE game_id = ?",
@@ -326,17 +450,48 @@ class SqliteStorage:
     def _read_game(self, row):
         game_id, config, seats, created, count, _ = row
         try:
-            cfg, seat_records = _parse_game(config, seats)
-            rows = self._conn.execute(
-                "SELECT number, seat, answer FROM answers WHERE game_id = ? ORDER BY number",
-                (game_id,)).fetchall()
-            if [n for n, _, _ in rows] != list(range(len(rows))) or len(rows) < count:
-                return BrokenGame(game_id, f"its record has {len(rows)} answers in order but "
-                                           f"{count} were acknowledged: answers are missing")
-            answers = tuple((seat, answer_from_json(a)) for _, seat, a in rows)
-        except (ValueError, KeyError, TypeError) as e:
-            return BrokenGame(game_id, f"a stored answer cannot be read ({e})")
-        return StoredGame(game_id, cfg, seat_records, created, answers)
+            answer_rows = self._answer_rows(game_id)
+        except sqlite3.DatabaseError as e:   # a damaged file: this game is reported, kept
+            return BrokenGame(game_id, f"its answers cannot be read ({e})")
+        return stored_game(game_id, config, seats, created, count, answer_rows)
+
+    def _answer_rows(self, game_id: str) -> list:
+        return self._conn.execute(
+            "SELECT number, seat, answer FROM answers WHERE game_id = ? ORDER BY number",
+            (game_id,)).fetchall()
+
+    def dump_games(self) -> Iterator:
+        rows = self._conn.execute("SELECT game_id, config, seats, created, answer_count, over, "
+                                  "turn FROM games ORDER BY created, game_id").fetchall()
+        for game_id, config, seats, created, count, over, turn in rows:
+            yield GameRows(game_id, config, seats, created, count, bool(over), turn,
+                           tuple(self._answer_rows(game_id)))
+
+    def dump_game(self, game_id: str) -> Optional[GameRows]:
+        row = self._conn.execute("SELECT game_id, config, seats, created, answer_count, over, "
+                                 "turn FROM games WHERE game_id = ?", (game_id,)).fetchone()
+        if row is None:
+            return None
+        game_id, config, seats, created, count, over, turn = row
+        return GameRows(game_id, config, seats, created, count, bool(over), turn,
+                        tuple(self._answer_rows(game_id)))
+
+    def restore_games(self, games: Iterable) -> tuple:
+        stored = same = 0
+        with self._transaction():
+            for game in games:
+                there = self.dump_game(game.game_id)
+                if there is not None:
+                    check_same_game(self.path, there, game)
+                    same += 1
+                    continue
+                self._conn.execute("INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?)",
+                                   (game.game_id, game.config, game.seats, game.created,
+                                    game.answer_count, int(game.over), game.turn))
+                self._conn.executemany("INSERT INTO answers VALUES (?, ?, ?, ?)",
+                                       [(game.game_id, *a) for a in game.answers])
+                stored += 1
+        return stored, same
 
     def close(self) -> None:
         self._conn.close()
@@ -344,6 +499,26 @@ class SqliteStorage:
 
     def _transaction(self):
         return _Transaction(self._conn)
+
+
+def answer_conflict(game_id: str, number: int, count: Optional[int]) -> AnswerConflict:
+    """The refusal of answer ``number`` of a game that has ``count`` answers (None: no such
+    game)."""
+    if count is None:
+        return AnswerConflict(f"answer {number} of game {game_id} not stored: no such game")
+    if count > number:
+        return AnswerConflict(f"answer {number} of game {game_id} not stored: another answer "
+                              "to that decision was stored first")
+    return AnswerConflict(f"answer {number} of game {game_id} not stored: the game has "
+                          f"{count} answers, so the next is number {count}")
+
+
+def check_same_game(where: str, there: GameRows, game: GameRows) -> None:
+    """Refuse to store ``game`` over a different game ``there`` with the same id."""
+    if there != game:
+        raise StorageError(f"{where}: game {game.game_id} is there already with other "
+                           "contents; nothing was copied (copy into an empty database, or "
+                           "remove that game there first)")
 
 
 def _arg(row: tuple, index: int, default):
@@ -374,7 +549,42 @@ class _Transaction:
         return False
 
 
-def open_storage(path: Optional[str]) -> SqliteStorage:
-    """The storage for a ``--db`` option: a path, ``":memory:"``, or None for the default file."""
-    return SqliteStorage(default_db_path() if path is None else path)
+class CopyReport(NamedTuple):
+    games: int          # games in the source
+    answers: int        # their answers
+    copied: int         # games stored in the target
+    already: int        # games the target had already, identical
 
+
+def copy_games(source, target) -> CopyReport:
+    """Copy every game of ``source`` into ``target`` exactly as stored (`GameRows`), in one
+    transaction, then read each back from ``target`` and compare it with the source's. Games
+    the target has already, identical, are left as they are (copying again changes nothing);
+    a different game under the same id refuses the copy, and nothing is stored. A check that
+    fails is a `StorageError`."""
+    games = list(source.dump_games())
+    copied, already = target.restore_games(games)
+    for game in games:
+        there = target.dump_game(game.game_id)
+        if there != game:
+            raise StorageError(f"the copy of game {game.game_id} in {target.path} differs from "
+                               f"the original in {source.path}")
+    return CopyReport(len(games), sum(len(g.answers) for g in games), copied, already)
+
+
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+
+
+def open_storage(db: Optional[str]):
+    """The storage for a ``--db`` option: a PostgreSQL URL (``postgresql://...``, credentials
+    in it or in libpq's environment, PGPASSWORD and the rest), a SQLite path, ``":memory:"``,
+    or None for the default SQLite file."""
+    if db is not None and str(db).startswith(POSTGRES_SCHEMES):
+        try:
+            from .storage_pg import PostgresStorage
+        except ImportError as e:
+            raise StorageError(f"PostgreSQL storage needs psycopg 3 and psycopg_pool ({e}); "
+                               "install them with: pip install 'dominion-engine[postgres]'") \
+                from None
+        return PostgresStorage(str(db))
+    return SqliteStorage(default_db_path() if db is None else db)

@@ -22,6 +22,7 @@ from connectrpc.code import Code
 from connectrpc.errors import ConnectError
 from starlette.applications import Starlette
 from starlette.middleware.cors import CORSMiddleware
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
 
@@ -134,13 +135,25 @@ def _full_duplex_only(name: str):
     return call
 
 
+class PageFiles(StaticFiles):
+    """The page's files, with Starlette's ETag and ``Cache-Control: no-cache``: a browser keeps
+    them and asks whether they changed (a 304 has no body), so a new version is seen at once."""
+
+    def file_response(self, *args, **kwargs):
+        response = super().file_response(*args, **kwargs)
+        response.headers["Cache-Control"] = "no-cache"
+        return response
+
+
 def _snake_case(name: str) -> str:
     return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
 
 
 def web_app(service: DominionService):
     """The ASGI application: the RPCs under ``/dominion.v1.DominionService/``, the page at
-    ``/`` (``index.html``) and its files (404 for anything else)."""
+    ``/`` (``index.html``) and its files (404 for anything else), gzip-compressed for browsers
+    that accept it. Only the files are compressed: the RPCs' streams must not wait for a
+    compressor's buffer."""
     _refuse_undecodable_requests()
     rpc = DominionServiceASGIApplication(ConnectDoor(service), read_max_bytes=MAX_REQUEST_BYTES)
     # Pages of any origin may call the RPCs: a seat token travels in a header the caller sets,
@@ -148,7 +161,8 @@ def web_app(service: DominionService):
     calls = CORSMiddleware(rpc, allow_origins=["*"], allow_methods=["GET", "POST"],
                            allow_headers=CORS_HEADERS, expose_headers=CORS_EXPOSED, max_age=7200)
     return Starlette(routes=[Mount(rpc.path, app=calls),
-                             Mount("/", app=StaticFiles(directory=STATIC, html=True))])
+                             Mount("/", app=GZipMiddleware(PageFiles(directory=STATIC, html=True),
+                                                           minimum_size=512))])
 
 
 class RunningWeb(NamedTuple):

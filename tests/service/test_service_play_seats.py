@@ -309,7 +309,7 @@ def test_answers_of_one_message_are_stored_together_each_with_its_own_outcome(ki
     are applied; a stale answer among them is refused ABORTED; each has one outcome."""
     from tests.service.test_service_storage_failures import FlakyStorage
 
-    storage = FlakyStorage(":memory:")
+    storage = FlakyStorage(SqliteStorage(":memory:"))
     with LocalServer(storage) as server, connect(server.target) as client:
         games = [client.create_game(["A", "B"], kingdom=kingdom, seed=90 + i, first_player=i % 2)
                  for i in range(3)]

@@ -16,7 +16,7 @@ from dominion_client.botrunner import play_seat_async, play_seat_with
 from dominion_client.client import TOKEN_METADATA, PlayCall
 from dominion_client.convert import answer_to_pb, decision_from_pb, view_from_pb
 from dominion_proto import dominion_pb2 as pb
-from dominion_service.storage import SeatRecord, SqliteStorage, StoredGame
+from dominion_service.storage import AnswerConflict, SeatRecord, SqliteStorage, StoredGame
 from tests.service.test_service_games import assert_record_replays
 
 ABORTED = grpc.StatusCode.ABORTED.value[0]
@@ -305,5 +305,6 @@ def test_group_commit_stores_each_row_or_returns_its_error(kingdom):
     move = dominion.Move("end_phase")
     errors = store.append_answers([("g", 0, 0, move), ("g", 0, 0, move), ("g", 1, 1, move)])
     assert errors[0] is None and errors[2] is None
-    assert "UNIQUE" in str(errors[1])                 # the duplicate only
+    assert isinstance(errors[1], AnswerConflict)      # the duplicate only
+    assert "stored first" in str(errors[1])
     assert store.load_game("g").answers == ((0, move), (1, move))

@@ -33,7 +33,7 @@ def free_port() -> int:
 class Server:
     """`dominion serve` on a fixed port and database, started again after each stop."""
 
-    def __init__(self, port: int, db: Path):
+    def __init__(self, port: int, db: str):
         self.port, self.db, self.proc = port, db, None
 
     def start(self) -> None:
@@ -80,9 +80,10 @@ class RecordingSeat(Seat):
         return reply
 
 
-def test_no_acknowledged_answer_is_lost_and_every_game_ends_across_kills(tmp_path):
+def test_no_acknowledged_answer_is_lost_and_every_game_ends_across_kills(database):
+    """On each backend: a SQLite file, and a PostgreSQL database."""
     rng = random.Random(7)
-    server = Server(free_port(), tmp_path / "games.db")
+    server = Server(free_port(), database)
     server.start()
     target = f"127.0.0.1:{server.port}"
     seats, threads, results = [], [], {}

@@ -1,9 +1,15 @@
-"""Games stored as records: answers as stable JSON that converts back exactly."""
+"""Games stored as records: answers as stable JSON that converts back exactly. The storage
+contract holds for both backends (``open_db``: a SQLite file and a PostgreSQL database)."""
 from __future__ import annotations
 
+import sqlite3
+
+import pytest
+
 import dominion
-from dominion_service.storage import (SeatRecord, SqliteStorage, StoredGame, answer_from_json,
-                                      answer_to_json, default_db_path)
+from dominion_service.storage import (SQLITE_MIGRATIONS, AnswerConflict, SeatRecord,
+                                      SqliteStorage, StorageError, StoredGame, answer_from_json,
+                                      answer_to_json, config_to_json, default_db_path)
 
 
 def test_answers_round_trip_through_stable_json():
@@ -14,16 +20,15 @@ def test_answers_round_trip_through_stable_json():
     assert answer_to_json(("Copper", "Estate")) == '{"items":["Copper","Estate"]}'
 
 
-def test_stored_game_loads_with_its_answers(tmp_path, kingdom):
-    path = tmp_path / "g.db"
+def test_stored_game_loads_with_its_answers(open_db, kingdom):
     config = dominion.Config(("A", "B"), kingdom, 2**63 - 1, 1)
     seats = (SeatRecord("", "ab" * 32), SeatRecord("big-money", ""))
-    store = SqliteStorage(path)
+    store = open_db()
     store.create_game(StoredGame("g1", config, seats, 1.5))
     store.append_answer("g1", 0, 1, dominion.Move("play_treasures"))
     store.append_answer("g1", 1, 1, dominion.Move("buy", "Silver"))
     store.close()
-    (loaded,) = SqliteStorage(path).load_games()
+    (loaded,) = open_db().load_games()
     assert loaded == StoredGame("g1", config, seats, 1.5,
                                 ((1, dominion.Move("play_treasures")),
                                  (1, dominion.Move("buy", "Silver"))))
@@ -34,13 +39,15 @@ def test_default_database_is_in_the_users_data_directory(monkeypatch, tmp_path):
     assert default_db_path() == tmp_path / "dominion" / "games.db"
 
 
-def test_answers_of_many_games_stored_together_keep_each_games_count_end_and_turn(kingdom):
-    """append_answers writes a group of rows with two statements; each game's answer count,
-    end and turn are those of its own row, as with append_answer one row at a time."""
-    store = SqliteStorage(":memory:")
+def test_answers_of_many_games_stored_together_keep_each_games_count_end_and_turn(open_db,
+                                                                                  kingdom):
+    """append_answers writes a group of rows together; each game's answer count, end and turn
+    are those of its own row, as with append_answer one row at a time."""
+    store = open_db()
     config = dominion.Config(("A", "B"), kingdom, 1, 0)
     for game_id in ("a", "b", "c"):
-        store.create_game(StoredGame(game_id, config, (SeatRecord("", ""),) * 2, 0.0))
+        store.create_game(StoredGame(game_id, config, (SeatRecord("", ""),) * 2, float(ord(
+            game_id))))
     move = dominion.Move("end_phase")
     assert store.append_answers([("a", 0, 0, move), ("b", 0, 1, move, False, 1)]) == [None] * 2
     assert store.append_answers([("a", 1, 1, move, True, 7), ("b", 1, 0, move, False, 2),
@@ -52,3 +59,97 @@ def test_answers_of_many_games_stored_together_keep_each_games_count_end_and_tur
     (over,) = store.finished_games()
     assert (over.game_id, over.answer_count, over.turn) == ("a", 2, 7)
     assert store.load_game("a").answers == ((0, move), (1, move))
+    assert store.load_game("nope") is None
+
+
+def test_only_the_next_answer_of_a_game_is_stored(open_db, kingdom):
+    """The database decides: answer N is stored only while the game has N answers. A second
+    answer to one decision, a gap, and a game that is not there are refused and change
+    nothing; in a group, only the rows refused are left out."""
+    store = open_db()
+    config = dominion.Config(("A", "B"), kingdom, 1, 0)
+    store.create_game(StoredGame("g", config, (SeatRecord("", ""),) * 2, 0.0))
+    move, buy = dominion.Move("end_phase"), dominion.Move("buy", "Copper")
+    store.append_answer("g", 0, 0, move)
+    for number, words in ((0, "stored first"), (2, "next is number 1")):
+        with pytest.raises(AnswerConflict, match=words):
+            store.append_answer("g", number, 0, buy)
+    with pytest.raises(AnswerConflict, match="no such game"):
+        store.append_answer("other", 0, 0, move)
+    errors = store.append_answers([("g", 0, 1, buy), ("g", 1, 1, move), ("g", 3, 1, move),
+                                   ("g", 2, 0, move, False, 2)])
+    assert [type(e).__name__ if e else None for e in errors] == \
+        ["AnswerConflict", None, "AnswerConflict", None]
+    assert store.load_game("g").answers == ((0, move), (1, move), (0, move))
+
+
+def test_a_copy_of_every_game_is_identical_and_copying_again_changes_nothing(open_db, kingdom,
+                                                                              tmp_path):
+    """restore_games stores games exactly as dumped (even one that cannot be read), and refuses
+    a different game under an id that is there, storing nothing of the lot."""
+    source = SqliteStorage(tmp_path / "source.db")
+    config = dominion.Config(("A", "B"), kingdom, 5, 0)
+    source.create_game(StoredGame("done", config, (SeatRecord("", "x"),) * 2, 1.0))
+    source.append_answer("done", 0, 0, dominion.Move("end_phase"), True, 3)
+    source.create_game(StoredGame("playing", config, (SeatRecord("big-money", ""),) * 2, 2.0))
+    source._conn.execute("UPDATE games SET config = '{not json' WHERE game_id = 'playing'")
+    dumped = list(source.dump_games())
+    target = open_db()
+    assert target.restore_games(dumped) == (2, 0)
+    assert list(target.dump_games()) == dumped
+    assert target.restore_games(dumped) == (0, 2)
+    changed = dumped[0]._replace(turn=4)
+    fresh = dumped[1]._replace(game_id="fresh")
+    with pytest.raises(StorageError, match="game done is there already with other contents"):
+        target.restore_games([fresh, changed])
+    assert list(target.dump_games()) == dumped
+
+
+# --- schema versions --------------------------------------------------------------------------
+
+OLDEST_SQLITE_SCHEMA = """
+CREATE TABLE games (game_id TEXT PRIMARY KEY, config TEXT NOT NULL, seats TEXT NOT NULL,
+                    created REAL NOT NULL);
+CREATE TABLE answers (game_id TEXT NOT NULL REFERENCES games(game_id),
+                      number INTEGER NOT NULL, seat INTEGER NOT NULL, answer TEXT NOT NULL,
+                      PRIMARY KEY (game_id, number));
+"""
+
+
+def test_a_file_from_before_schema_versions_is_upgraded_in_place(tmp_path, kingdom):
+    """A file of the first format (no answer count, end or turn; no schema_version table)
+    opens at version 1 with its game whole, and its next answer is stored."""
+    path = tmp_path / "old.db"
+    config = dominion.Config(("A", "B"), kingdom, 9, 0)
+    with sqlite3.connect(path) as conn:
+        conn.executescript(OLDEST_SQLITE_SCHEMA)
+        conn.execute("INSERT INTO games VALUES ('old', ?, '[[\"\",\"d\"],[\"big-money\",\"\"]]',"
+                     " 3.0)", (config_to_json(config),))
+        conn.execute("INSERT INTO answers VALUES ('old', 0, 0, ?)",
+                     (answer_to_json(dominion.Move("end_phase")),))
+    conn.close()
+    store = SqliteStorage(path)
+    assert store.schema_version() == 1
+    (game,) = store.load_games()
+    assert game.answers == ((0, dominion.Move("end_phase")),)
+    store.append_answer("old", 1, 1, dominion.Move("end_phase"))
+    store.close()
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("SELECT version, summary FROM schema_version").fetchall() == \
+            [(1, SQLITE_MIGRATIONS[0].summary)]
+        assert conn.execute("SELECT answer_count FROM games").fetchone() == (2,)
+    conn.close()
+
+
+def test_a_database_of_a_newer_schema_is_refused_and_left_as_it_is(open_db):
+    open_db().close()
+    if open_db.backend == "sqlite":
+        with sqlite3.connect(open_db.db) as conn:
+            conn.execute("INSERT INTO schema_version VALUES (99, 'from the future', 0)")
+        conn.close()
+    else:
+        import psycopg
+        with psycopg.connect(open_db.db, autocommit=True) as conn:
+            conn.execute("INSERT INTO schema_version VALUES (99, 'from the future', 0)")
+    with pytest.raises(StorageError, match="schema is version 99, newer than this program's 1"):
+        open_db()

@@ -1,8 +1,6 @@
 """A storage that fails: a failed write leaves the game consistent and playable, and the caller
-learns whether its answer was applied."""
+learns whether its answer was applied. Run on both backends (SQLite and PostgreSQL)."""
 from __future__ import annotations
-
-import sqlite3
 
 import grpc
 import pytest
@@ -11,27 +9,43 @@ import dominion
 from dominion_client.botrunner import play_seat_with
 from dominion_client.client import connect
 from dominion_client.local import LocalServer
-from dominion_service import SqliteStorage
 
 
-class FlakyStorage(SqliteStorage):
-    """SQLite storage whose next ``fail_next`` answer writes for ``fail_seat`` raise."""
+class FlakyStorage:
+    """A storage whose next ``fail_next`` answer writes for ``fail_seat`` fail; everything else
+    is the real storage's. A group of answers is stored in one write of the real storage, less
+    the rows that fail (each gets its exception in its place, as a row the database refused)."""
 
-    def __init__(self, *args, **kw):
-        super().__init__(*args, **kw)
+    def __init__(self, storage):
+        self.storage = storage
+        self.inline = getattr(storage, "inline", False)
         self.fail_next = 0
         self.fail_seat = None
+        for name in ("create_game", "load_games", "finished_games", "load_game", "close"):
+            setattr(self, name, getattr(storage, name))
 
-    def append_answer(self, game_id, number, seat, answer, *more):
+    def _fails(self, seat: int) -> bool:
         if self.fail_next and seat == self.fail_seat:
             self.fail_next -= 1
-            raise sqlite3.OperationalError("disk I/O error (injected)")
-        super().append_answer(game_id, number, seat, answer, *more)
+            return True
+        return False
+
+    def append_answer(self, game_id, number, seat, answer, *more):
+        if self._fails(seat):
+            raise OSError("disk I/O error (injected)")
+        self.storage.append_answer(game_id, number, seat, answer, *more)
+
+    def append_answers(self, rows) -> list:
+        failing = [self._fails(row[2]) for row in rows]
+        kept = [row for row, fails in zip(rows, failing) if not fails]
+        outcomes = iter(self.storage.append_answers(kept) if kept else ())
+        return [OSError("disk I/O error (injected)") if fails else next(outcomes)
+                for fails in failing]
 
 
 @pytest.fixture
-def flaky():
-    storage = FlakyStorage(":memory:")
+def flaky(open_db):
+    storage = FlakyStorage(open_db())
     with LocalServer(storage) as server, connect(server.target) as client:
         yield storage, client
 

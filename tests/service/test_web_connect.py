@@ -277,3 +277,25 @@ def test_play_streams_both_ways_so_the_web_door_points_to_the_ways_that_work(web
     assert stream.end["error"]["code"] == "unimplemented"
     assert "SubmitAnswer" in stream.end["error"]["message"]
     stream.close()
+
+
+def test_the_pages_files_are_compressed_and_revalidated_by_etag(web):
+    """The page's script and styles travel gzip-compressed, at most 60 KB together, and a
+    browser that has them is told "not modified" (no body) until they change."""
+    import gzip
+    sent = 0
+    for name in ("app.js", "style.css"):
+        request = urllib.request.Request(web.web_url + name,
+                                         headers={"Accept-Encoding": "gzip"})
+        with urllib.request.urlopen(request) as response:
+            assert response.headers["Content-Encoding"] == "gzip"
+            assert response.headers["Cache-Control"] == "no-cache"
+            etag = response.headers["ETag"]
+            body = response.read()
+        sent += len(body)
+        assert gzip.decompress(body)
+        again = urllib.request.Request(web.web_url + name, headers={"If-None-Match": etag})
+        with pytest.raises(urllib.error.HTTPError) as cached:
+            urllib.request.urlopen(again)
+        assert cached.value.code == 304
+    assert sent <= 60 * 1024, sent

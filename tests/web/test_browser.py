@@ -2,6 +2,7 @@
 the real server on free loopback ports: a person's games from the lobby to the end."""
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -29,6 +30,8 @@ if not os.path.exists(CHROMIUM):
 from playwright.sync_api import expect, sync_playwright  # noqa: E402
 
 BUY_ORDER = ("Province", "Gold", "Silver")
+# The page's settings with Treasures played by hand (as a script run before the page's own).
+MANUAL_TREASURES = "localStorage.setItem('dominion.settings', '{\"autoTreasures\": false}')"
 
 
 @pytest.fixture(scope="module")
@@ -76,8 +79,11 @@ def click_first(page, *selectors) -> bool:
 
 def answer_simply(page, kind: str, buys=BUY_ORDER) -> None:
     """Big Money by clicking: play Treasures, buy the first of ``buys`` offered, else end the
-    phase; the fewest cards, the first option, the order as given."""
-    if kind == "turn":
+    phase (and end the turn when the page asks whether to); the fewest cards, the first
+    option, the order as given."""
+    if kind == "turn" and page.locator("#confirm-end").count():
+        page.locator("#confirm-end").click()
+    elif kind == "turn":
         assert click_first(page, "button.move[data-verb=PLAY_TREASURES]",
                            *(f"button.move[data-verb=BUY][data-card='{c}']" for c in buys),
                            "button.move[data-verb=END_PHASE]")
@@ -114,7 +120,7 @@ def create_from_lobby(page, server, seats: int, kingdom="First Game") -> None:
 def test_a_six_player_game_is_created_in_the_lobby_and_played_to_the_end_by_clicking(
         server, page):
     create_from_lobby(page, server, seats=6)
-    expect(page.locator("#players tr[data-seat]")).to_have_count(6)
+    expect(page.locator("#players .seat[data-seat]")).to_have_count(6)
     expect(page.locator("#supply .pile")).to_have_count(17)   # 7 basic piles, 10 Kingdom
     answers = 0
     while (kind := wait_for_question(page)) != "over":
@@ -127,7 +133,7 @@ def test_a_six_player_game_is_created_in_the_lobby_and_played_to_the_end_by_clic
                 Path(os.environ.get("PYTEST_TMP", "/tmp")) / "web-game.png"
             page.screenshot(path=str(target))
     expect(page.locator("#winners")).to_contain_text("win")
-    expect(page.locator("#game-over table tr")).to_have_count(6)
+    expect(page.locator("#scores tbody tr")).to_have_count(6)
     with page.expect_download() as download:
         page.locator("#download-record").click()
     record = Path(download.value.path()).read_text()
@@ -157,6 +163,8 @@ def test_a_refused_answer_shows_the_servers_message(server, browser):
         game = client.create_game(["Ann", "Bob"], kingdom="First Game", seed=4, first_player=0)
     link = f"{server.web_url}#/game/{game.game_id}?token={game.tokens[0]}"
     fresh, stale = browser.new_context(), browser.new_context()
+    for ctx in (fresh, stale):   # Ann's click plays her Treasures: her turn goes on
+        ctx.add_init_script(MANUAL_TREASURES)
     try:
         first, late = fresh.new_page(), stale.new_page()
         # The late tab's stream is cut, so it keeps showing a decision already answered.
@@ -168,8 +176,10 @@ def test_a_refused_answer_shows_the_servers_message(server, browser):
         first.wait_for_function("() => document.querySelector('#question').dataset.sequence"
                                 " !== '0'")
         late.locator("#question button.move").first.click()
-        expect(late.locator("#answer-error")).to_contain_text("already answered")
-        expect(late.locator("#answer-error")).to_contain_text("(Aborted)")
+        expect(late.locator("#answer-error")).to_contain_text("already been answered")
+        assert "Aborted" not in late.locator("#answer-error").inner_text()
+        # ... and the late page reads the table again: its question is the current one.
+        expect(late.locator("#question")).not_to_have_attribute("data-sequence", "0")
         # Bob's page, meanwhile, says what Ann is deciding.
         bob = fresh.new_page()
         bob.goto(f"{server.web_url}#/game/{game.game_id}?token={game.tokens[1]}")
@@ -257,14 +267,18 @@ def answer_at_random(page, kind: str, rng) -> None:
     """Any answer the page's controls allow, picked at random (actions and Kingdom cards
     preferred, so that the cards get played)."""
     q = page.locator("#question")
-    if kind == "turn":
+    prompt = q.locator("#prompt").inner_text() if q.locator("#prompt").count() else ""
+    assert not re.search(r"^([A-Z][\w ]*): \1:", prompt), prompt   # the card said once
+    if kind == "turn" and q.locator("#confirm-end").count():
+        q.locator("#confirm-end").click()
+    elif kind == "turn":
         moves = q.locator("button.move:not([disabled])")
-        texts = moves.all_inner_texts()
-        plays = [i for i, t in enumerate(texts) if t.startswith("Play ") and
-                 not t.endswith(("Copper", "Silver", "Gold", "Treasures"))]
-        buys = [i for i, t in enumerate(texts) if t.startswith("Buy ") and not
-                t.startswith(("Buy Copper", "Buy Curse", "Buy Estate"))]
-        pool = plays or (buys if buys and rng.random() < 0.8 else list(range(len(texts))))
+        shown = moves.evaluate_all("ms => ms.map(m => [m.dataset.verb, m.dataset.card])")
+        plays = [i for i, (verb, card) in enumerate(shown) if verb == "PLAY" and
+                 card not in ("Copper", "Silver", "Gold")]
+        buys = [i for i, (verb, card) in enumerate(shown) if verb == "BUY" and
+                card not in ("Copper", "Curse", "Estate")]
+        pool = plays or (buys if buys and rng.random() < 0.8 else list(range(len(shown))))
         moves.nth(rng.choice(pool)).click()
     elif kind in ("select", "choose"):
         low, high = int(q.get_attribute("data-min")), int(q.get_attribute("data-max"))
@@ -367,3 +381,432 @@ def test_a_game_between_two_people_gives_each_their_seats_link(server, browser):
     finally:
         ann.close()
         bob.close()
+
+
+# --- reading, keys, phones, words, the end and the replay (issue 20) ----------------------------
+
+PHONE_SCREENSHOT = ROOT / "docs" / "web-phone.png"
+AXE = ROOT / "web" / "node_modules" / "axe-core" / "axe.min.js"
+
+
+def screenshot(page, target: Path) -> None:
+    """The README's pictures, written only when DOMINION_UPDATE_SCREENSHOT is set."""
+    if not os.environ.get("DOMINION_UPDATE_SCREENSHOT"):
+        target = Path(os.environ.get("PYTEST_TMP", "/tmp")) / target.name
+    page.wait_for_timeout(300)
+    page.screenshot(path=str(target))
+
+
+def seat_page(browser, server, *, seed=5, bots=None, kingdom="First Game", first_player=0,
+              names=("Ann", "Bob"), storage=None, **context):
+    """A new context's page at seat 0 of a new game (the rest played by ``bots``)."""
+    bots = bots if bots is not None else {1: "big-money"}
+    with connect(server.target) as client:
+        game = client.create_game(list(names), bots=bots, kingdom=kingdom, seed=seed,
+                                  first_player=first_player)
+    ctx = browser.new_context(**{"viewport": {"width": 1366, "height": 768}, **context})
+    if storage:
+        ctx.add_init_script(f"localStorage.setItem('dominion.settings', '{storage}')")
+    page = ctx.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{server.web_url}#/game/{game.game_id}?token={game.tokens[0]}")
+    return ctx, page, game, errors
+
+
+def play_to_end(page, answer=answer_simply, limit=700) -> int:
+    answers = 0
+    while (kind := wait_for_question(page)) != "over":
+        answer(page, kind)
+        answers += 1
+        assert answers < limit, "the game does not end"
+    return answers
+
+
+def test_reading_any_card_by_click_tap_or_pointer_never_acts(server, browser):
+    """Every card on the screen (Supply, hand, players' areas, in play, the log's card
+    names) is clicked, then tapped on a phone: each shows its face in the card panel, and the
+    game is where it was: the same decision, nothing bought or played."""
+    for context in ({}, {"viewport": {"width": 390, "height": 844}, "is_mobile": True,
+                         "has_touch": True}):
+        ctx, page, game, errors = seat_page(browser, server, seed=9, storage=json.dumps(
+            {"autoTreasures": False}), **context)
+        try:
+            assert wait_for_question(page) == "turn"
+            page.locator("#question button.move[data-verb=PLAY_TREASURES]").click()
+            assert wait_for_question(page) == "turn"
+            sequence = page.locator("#question").get_attribute("data-sequence")
+            log = page.locator("#log li").count()
+            cards = page.locator("main .card:not(#question *):not(#card-text *), #log .card-name")
+            names = cards.evaluate_all("cs => cs.map(c => c.dataset.card)")
+            assert len(names) > 20 and "Curse" in names and "Province" in names
+            for i, name in enumerate(names):
+                card = cards.nth(i)
+                if context:
+                    if not card.is_visible():
+                        continue
+                    card.tap()
+                    expect(page.locator("#card-text")).to_be_visible()
+                    expect(page.locator("#card-text .c-name")).to_have_text(name)
+                    page.locator("#card-text .close").tap()
+                else:
+                    card.click()
+                    expect(page.locator("#card-text .c-name")).to_have_text(name)
+            assert page.locator("#question").get_attribute("data-sequence") == sequence
+            assert page.locator("#log li").count() == log
+            assert not page.locator("#answer-error").count()
+            with connect(server.target) as client:
+                view = client.spectate(game.game_id).view()
+            assert view.buys == 1 and not view.game_over   # nothing was bought
+            assert not errors, errors
+        finally:
+            ctx.close()
+
+
+def test_ending_a_turn_with_money_left_asks_once_and_a_setting_turns_it_off(server, browser):
+    ctx, page, game, errors = seat_page(browser, server, seed=9)
+    try:
+        assert wait_for_question(page) == "turn"
+        expect(page.locator("#log")).to_contain_text("Ann plays")   # Treasures played alone
+        assert page.locator("#question button.move[data-verb=PLAY_TREASURES]").count() == 0
+        coins = int(re.search(r"\$(\d+)", page.locator("#counters").inner_text()).group(1))
+        assert coins >= 2
+        sequence = page.locator("#question").get_attribute("data-sequence")
+        page.locator("#question button.move[data-verb=END_PHASE]").click()
+        expect(page.locator("#prompt")).to_contain_text(f"You have ${coins} and 1 Buy left")
+        page.locator("#cancel-end").click()   # keep the turn: nothing was sent
+        assert page.locator("#question").get_attribute("data-sequence") == sequence
+        page.locator("#question button.move[data-verb=END_PHASE]").click()
+        page.locator("#confirm-end").click()
+        page.wait_for_function(f"() => document.querySelector('#question').dataset.sequence"
+                               f" !== '{sequence}'")
+        page.locator("#settings summary").click()
+        page.locator("#setting-confirm-end").uncheck()   # the setting: no more asking
+        page.locator("#settings summary").click()
+        for _ in range(40):
+            if wait_for_question(page) == "turn" and page.locator(
+                    "#question button.move[data-verb=END_PHASE]").count() and \
+                    "Buy phase" in page.locator("#phase").inner_text():
+                break
+            answer_simply(page, wait_for_question(page))
+        sequence = page.locator("#question").get_attribute("data-sequence")
+        page.locator("#question button.move[data-verb=END_PHASE]").click()
+        page.wait_for_function(f"() => document.querySelector('#question').dataset.sequence"
+                               f" !== '{sequence}'")
+        assert not errors, errors
+    finally:
+        ctx.close()
+
+
+def press_for(page, kind: str) -> None:
+    """Big Money by keys alone, reading the keys the page shows on its controls."""
+    q = page.locator("#question")
+    key = lambda selector: q.locator(selector).first.get_attribute("data-key")  # noqa: E731
+    if kind == "turn" and q.locator("#confirm-end").count():
+        page.keyboard.press("y")
+    elif kind == "turn":
+        for card in BUY_ORDER:
+            buy = q.locator(f"button.move[data-verb=BUY][data-card='{card}']")
+            if buy.count():
+                page.keyboard.press(key(f"button.move[data-verb=BUY][data-card='{card}']"))
+                return
+        page.keyboard.press("t" if q.locator("[data-key=t]").count() else "e")
+    elif kind == "select":
+        need = int(q.get_attribute("data-min"))
+        for i in range(need):
+            page.keyboard.press(q.locator(".chip").nth(i).get_attribute("data-key"))
+        page.keyboard.press("c")
+    elif kind == "choose":
+        if q.locator("#confirm").count():
+            for i in range(int(q.get_attribute("data-min"))):
+                page.keyboard.press(q.locator(".option").nth(i).get_attribute("data-key"))
+            page.keyboard.press("c")
+        else:
+            page.keyboard.press("1")
+    else:
+        page.keyboard.press("c")
+
+
+def test_a_whole_game_is_played_by_keyboard_alone_with_focus_kept_on_the_question(
+        server, browser):
+    ctx, page, game, errors = seat_page(browser, server, seed=12,
+                                        bots={1: "militia-big-money"},
+                                        kingdom=["Militia", "Moat", "Cellar", "Chapel",
+                                                 "Village", "Smithy", "Market", "Festival",
+                                                 "Laboratory", "Witch"])
+    try:
+        answers = 0
+        while (kind := wait_for_question(page)) != "over":
+            focused = page.evaluate("() => !!document.activeElement.closest('#question')")
+            assert focused, "the keyboard's focus left the question"
+            press_for(page, kind)
+            answers += 1
+            assert answers < 700
+        expect(page.locator("#winners")).to_contain_text("win")
+        page.keyboard.press("?")
+        expect(page.locator("#keys-help")).to_have_attribute("open", "")
+        assert not errors, errors
+    finally:
+        ctx.close()
+
+
+@pytest.mark.parametrize("width", [360, 430])
+def test_phone_widths_never_scroll_sideways(server, browser, width):
+    ctx, page, game, errors = seat_page(browser, server, seed=3, names=(
+        "Maximiliana Longname", "Bob"), viewport={"width": width, "height": 800},
+        is_mobile=True, has_touch=True)
+    try:
+        wait_for_question(page)
+        for where in (page.url, server.web_url):
+            page.goto(where)
+            page.wait_for_timeout(400)
+            assert page.evaluate("document.documentElement.scrollWidth") <= width
+    finally:
+        ctx.close()
+
+
+def test_a_game_on_a_390_by_844_phone_keeps_the_question_and_hand_in_the_first_screen(
+        server, browser):
+    ctx, page, game, errors = seat_page(browser, server, seed=14,
+                                        viewport={"width": 390, "height": 844},
+                                        is_mobile=True, has_touch=True)
+    try:
+        answers = 0
+        while (kind := wait_for_question(page)) != "over":
+            if kind == "turn" and page.locator("#hand").count():
+                for part in ("#question", "#hand"):
+                    top = page.evaluate(f"document.querySelector('{part}')"
+                                        ".getBoundingClientRect().top")
+                    assert 0 <= top <= 844 - 60, part
+            assert page.evaluate("document.documentElement.scrollWidth") <= 390
+            if answers == 6:
+                screenshot(page, PHONE_SCREENSHOT)
+            answer_simply(page, kind)
+            answers += 1
+            assert answers < 700
+        expect(page.locator("#winners")).to_contain_text("win")
+        expect(page.locator("#scores .final-deck .card").first).to_be_visible()
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390   # the end too
+        page.locator("#watch-replay").tap()
+        expect(page.locator("#replay-where")).to_contain_text("Step 0 of")
+        page.locator("#replay-end").tap()
+        expect(page.locator("#replay-where")).to_contain_text("the game is over")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390   # and the replay
+        assert not errors, errors
+    finally:
+        ctx.close()
+
+
+def test_a_lost_server_is_said_in_words_and_the_page_recovers_when_it_is_back(
+        server, browser):
+    ctx, page, game, errors = seat_page(browser, server, seed=9, storage=json.dumps(
+        {"autoTreasures": False}))
+    try:
+        assert wait_for_question(page) == "turn"
+        page.route("**/dominion.v1.DominionService/**", lambda route: route.abort())
+        page.locator("#question button.move[data-verb=PLAY_TREASURES]").click()
+        expect(page.locator("#answer-error")).to_contain_text("cannot be reached")
+        expect(page.locator("#connection")).to_contain_text("cannot be reached")
+        assert "fetch" not in page.locator("#answer-error").inner_text().lower()
+        page.unroute("**/dominion.v1.DominionService/**")
+        expect(page.locator("#connection")).to_have_text("", timeout=10_000)
+        expect(page.locator("#answer-error")).to_have_count(0)
+        page.locator("#question button.move[data-verb=PLAY_TREASURES]").click()   # it works
+        expect(page.locator("#log")).to_contain_text("Ann plays")
+    finally:
+        ctx.close()
+
+
+def test_the_header_says_whose_counters_and_bots_sit_as_people_with_a_bot_mark(
+        server, page):
+    page.goto(server.web_url)
+    page.locator("#seat-1").select_option("big-money")
+    page.locator("#create-game").click()
+    expect(page.locator("#status")).to_contain_text("You are Player 1")
+    bot = page.locator("#players .seat[data-seat='1']")
+    expect(bot.locator(".bot-mark")).to_have_text("bot")
+    assert "big-money" not in bot.inner_text() and bot.locator(".who").inner_text().strip()
+    with connect(server.target) as client:
+        game = client.create_game(["Ann", "Bob"], bots={0: "big-money", 1: "big-money"},
+                                  kingdom="First Game", seed=2, first_player=1)
+    page.goto(f"{server.web_url}#/game/{game.game_id}")
+    expect(page.locator("#status")).to_contain_text("Spectating")
+    with connect(server.target) as client:   # Bob (a bot) moves first, then Ann decides
+        game = client.create_game(["Ann", "Bob"], bots={1: "big-money"},
+                                  kingdom="First Game", seed=2, first_player=1)
+    page.goto(f"{server.web_url}#/game/{game.game_id}")
+    expect(page.locator("#counters")).to_contain_text("Ann's: Actions")
+    expect(page.locator("#turn")).to_contain_text("Ann's turn 1")
+
+
+def test_the_log_colours_players_and_card_names_by_type(server, page):
+    with connect(server.target) as client:
+        game = client.create_game(["Ann", "Bob"], bots={1: "big-money"}, kingdom="First Game",
+                                  seed=4, first_player=0)
+    page.goto(f"{server.web_url}#/game/{game.game_id}?token={game.tokens[0]}")
+    wait_for_question(page)
+    expect(page.locator("#log li.turn.p0")).to_contain_text("Turn 1 - Ann")
+    copper = page.locator("#log .card-name[data-card=Copper]").first
+    assert "t-treasure" in copper.get_attribute("class")
+    colour = copper.evaluate("c => getComputedStyle(c).borderBottomColor")
+    assert colour == "rgb(241, 208, 106)", colour
+    expect(page.locator("#counters")).to_contain_text("Your: Actions")
+
+
+def test_dual_typed_cards_are_drawn_in_both_their_colours(server, page):
+    with connect(server.target) as client:
+        game = client.create_game(["Ann", "Bob"], bots={1: "big-money"}, kingdom=[
+            "Great Hall", "Harem", "Nobles", "Mill", "Moat", "Militia", "Village", "Smithy",
+            "Market", "Mine"], seed=4, first_player=0)
+    page.goto(f"{server.web_url}#/game/{game.game_id}?token={game.tokens[0]}")
+    wait_for_question(page)
+    background = lambda name: page.locator(f"#supply .pile[data-card='{name}']").evaluate(  # noqa
+        "c => getComputedStyle(c).backgroundImage + ' ' + getComputedStyle(c).backgroundColor")
+    action, treasure, victory = "rgb(236, 229, 211)", "rgb(241, 208, 106)", "rgb(159, 211, 154)"
+    for name, colours in (("Great Hall", (victory, action)), ("Harem", (treasure, victory)),
+                          ("Nobles", (victory, action)), ("Mill", (victory, action))):
+        drawn = background(name)
+        assert "linear-gradient" in drawn and all(c in drawn for c in colours), (name, drawn)
+    assert "gradient" not in background("Moat") and "168, 198, 238" in background("Moat")
+    assert "gradient" not in background("Militia") and action in background("Militia")
+
+
+def finished_game(server, seat_bot="big-money", seed=6):
+    """A game between a seat held by a token (played here by a bot) and a server bot, over."""
+    from dominion_client.botrunner import play_seat_with
+    with connect(server.target) as client:
+        game = client.create_game(["Ann", "Bob"], bots={1: "smithy-big-money"},
+                                  kingdom="First Game", seed=seed, first_player=0)
+        play_seat_with(client.seat(game.game_id, game.tokens[0]), seat_bot)
+    return game
+
+
+def test_the_end_screen_shows_vp_by_card_final_decks_and_turns_and_the_replay_steps(
+        server, page):
+    game = finished_game(server)
+    page.goto(f"{server.web_url}#/game/{game.game_id}?token={game.tokens[0]}")
+    assert wait_for_question(page) == "over"
+    rows = page.locator("#scores tbody tr")
+    expect(rows).to_have_count(2)
+    expect(rows.first.locator(".vp-by-card")).to_contain_text("Province")
+    assert rows.first.locator(".final-deck .card").count() >= 3
+    assert re.search(r"\d+ turns", rows.first.inner_text())
+    screenshot(page, ROOT / "docs" / "web-end.png")
+    page.locator("#watch-replay").click()
+    expect(page.locator("#replay-where")).to_contain_text("Step 0 of")
+    expect(page.locator("#hand .card")).to_have_count(5)   # as Ann saw it
+    start_log = page.locator("#log li").count()
+    page.locator("#replay-forward").click()
+    expect(page.locator("#replay-where")).to_contain_text("Step 1 of")
+    for _ in range(5):
+        page.keyboard.press("ArrowRight")
+    expect(page.locator("#replay-where")).to_contain_text("Step 6 of")
+    assert page.locator("#log li").count() > start_log
+    page.keyboard.press("ArrowLeft")
+    expect(page.locator("#replay-where")).to_contain_text("Step 5 of")
+    screenshot(page, ROOT / "docs" / "web-replay.png")
+    page.locator("#replay-seat").select_option("")   # a spectator: no hand
+    expect(page.locator("#status")).to_contain_text("spectator")
+    expect(page.locator("#hand")).to_have_count(0)
+    page.keyboard.press("End")
+    expect(page.locator("#replay-where")).to_contain_text("the game is over")
+    expect(page.locator("#replay-scores #scores tbody tr")).to_have_count(2)
+    page.keyboard.press("Home")
+    expect(page.locator("#replay-where")).to_contain_text("Step 0 of")
+    expect(page.locator("#log li")).to_have_count(start_log)
+
+
+def test_a_record_file_loaded_in_the_lobby_replays_the_pages_download_and_simulate_records(
+        server, page, tmp_path):
+    game = finished_game(server, seed=8)
+    page.goto(f"{server.web_url}#/game/{game.game_id}?token={game.tokens[0]}")
+    assert wait_for_question(page) == "over"
+    with page.expect_download() as download:
+        page.locator("#download-record").click()
+    saved = tmp_path / "game.json"
+    download.value.save_as(saved)
+    page.goto(server.web_url)
+    page.locator("#record-file").set_input_files(str(saved))
+    page.locator("#open-record").click()
+    expect(page.locator("#replay-where")).to_contain_text("Step 0 of")
+    page.keyboard.press("End")
+    expect(page.locator("#replay-where")).to_contain_text("the game is over")
+    expect(page.locator("#players .bot-mark")).to_have_count(1)   # the record names its bot
+
+    from dominion_client.cli import main
+    records = tmp_path / "games.jsonl"
+    assert main(["simulate", "--bots", "big-money,smithy-big-money", "--games", "2",
+                 "--seed", str(2**63 + 5), "--records", str(records)]) == 0
+    page.goto(server.web_url)
+    page.locator("#record-file").set_input_files(str(records))
+    page.locator("#record-line").fill("2")
+    page.locator("#open-record").click()
+    expect(page.locator("#replay-where")).to_contain_text("Step 0 of")
+    page.keyboard.press("End")
+    expect(page.locator("#replay-where")).to_contain_text("the game is over")
+    page.goto(server.web_url)
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"hello": 1}')
+    page.locator("#record-file").set_input_files(str(bad))
+    page.locator("#open-record").click()
+    expect(page.locator("#record-error")).to_contain_text("not a game record")
+    foreign = json.loads(saved.read_text())
+    foreign["engineVersion"] = "0"
+    saved.write_text(json.dumps(foreign))
+    page.locator("#record-file").set_input_files(str(saved))
+    page.locator("#open-record").click()
+    expect(page.locator("#connection")).to_contain_text("engine version")
+
+
+def axe_violations(page) -> list:
+    """axe-core's serious and critical violations on the page as it is."""
+    page.evaluate(AXE.read_text())
+    found = page.evaluate("async () => (await axe.run(document, {resultTypes: ['violations']}))"
+                          ".violations.map(v => ({id: v.id, impact: v.impact,"
+                          " nodes: v.nodes.slice(0, 3).map(n => n.target.join(' '))}))")
+    return [v for v in found if v["impact"] in ("serious", "critical")]
+
+
+@pytest.fixture(scope="module")
+def axe_script():
+    if not AXE.exists():   # the pinned npm packages (scripts/gen_web.py installs them)
+        import importlib.util
+        spec = importlib.util.spec_from_file_location("gen_web", ROOT / "scripts" / "gen_web.py")
+        builder = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(builder)
+        builder.install()
+    return AXE
+
+
+def test_axe_finds_no_serious_or_critical_violation_on_any_screen(server, page, axe_script):
+    page.goto(server.web_url)
+    expect(page.locator("#create-game")).to_be_visible()
+    expect(page.locator("#games")).not_to_contain_text("Loading")
+    assert axe_violations(page) == [], "lobby"
+    with connect(server.target) as client:
+        kingdom = ["Cellar", "Chapel", "Moat", "Village", "Smithy", "Market", "Militia",
+                   "Mine", "Witch", "Laboratory"]
+        game = client.create_game(["Ann", "Bob"], bots={1: "big-money"}, kingdom=kingdom,
+                                  seed=7, first_player=0)
+    page.goto(f"{server.web_url}#/game/{game.game_id}?token={game.tokens[0]}")
+    assert wait_for_question(page) == "turn"
+    assert axe_violations(page) == [], "game screen"
+    for _ in range(60):   # to a question about cards: Cellar, Chapel or a Militia attack
+        kind = wait_for_question(page)
+        if kind in ("select", "choose", "order"):
+            break
+        if not click_first(page, "button.move[data-verb=PLAY]",
+                           "button.move[data-verb=BUY][data-card=Cellar]",
+                           "button.move[data-verb=BUY][data-card=Chapel]",
+                           "button.move[data-verb=BUY][data-card=Silver]"):
+            answer_simply(page, kind)
+    assert wait_for_question(page) in ("select", "choose", "order")
+    assert axe_violations(page) == [], "a question"
+    over = finished_game(server, seed=10)
+    page.goto(f"{server.web_url}#/game/{over.game_id}?token={over.tokens[0]}")
+    assert wait_for_question(page) == "over"
+    expect(page.locator("#scores .final-deck .card").first).to_be_visible()
+    assert axe_violations(page) == [], "end screen"
+    page.locator("#watch-replay").click()
+    expect(page.locator("#replay-where")).to_contain_text("Step 0 of")
+    assert axe_violations(page) == [], "replay viewer"

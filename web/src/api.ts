@@ -22,7 +22,63 @@ export function refusal(error: unknown): string {
   return String(error);
 }
 
+/** A refusal or a failure in a person's words; ``connection`` when the server could not be
+ * reached (nothing was sent or taken: the page says so until the server is back). */
+export function inWords(error: unknown): { text: string; connection: boolean } {
+  if (!(error instanceof ConnectError)) {
+    return { text: "The server cannot be reached: nothing was sent. The page tries again " +
+      "and shows the game as soon as the server is back.", connection: true };
+  }
+  const detail = error.rawMessage;
+  switch (error.code) {
+    case Code.Aborted:
+    case Code.FailedPrecondition:
+      return { text: "That question had already been answered (in another tab or window?). " +
+        "The table now shows the game as it stands.", connection: false };
+    case Code.Unavailable:
+    case Code.Canceled:
+    case Code.DeadlineExceeded:
+    case Code.Unknown:
+      return { text: "The server cannot be reached: your answer was not sent. The page " +
+        "tries again and shows the game as soon as the server is back.", connection: true };
+    case Code.PermissionDenied:
+    case Code.Unauthenticated:
+      return { text: "This link does not hold a seat of this game: open the link you were " +
+        "given again.", connection: false };
+    case Code.NotFound:
+      return { text: "This game is not on the server.", connection: false };
+    case Code.ResourceExhausted:
+      return { text: "The server is busy: try again in a moment.", connection: false };
+    case Code.InvalidArgument:
+      return { text: `That answer is not allowed here. (The server says: ${detail})`,
+        connection: false };
+    default:
+      return { text: `Something went wrong. (The server says: ${detail})`, connection: false };
+  }
+}
+
 export { ConnectError, Code };
+
+/** The page's settings, kept in this browser. */
+export interface Settings {
+  autoTreasures: boolean;     // play all Treasures when the Buy phase starts
+  confirmEndTurn: boolean;    // ask before ending a turn with a Buy and $2 or more left
+}
+
+const SETTINGS = "dominion.settings";
+
+export function settings(): Settings {
+  const fallback: Settings = { autoTreasures: true, confirmEndTurn: true };
+  try {
+    return { ...fallback, ...JSON.parse(window.localStorage.getItem(SETTINGS) || "{}") };
+  } catch {
+    return fallback;
+  }
+}
+
+export function saveSettings(value: Settings): void {
+  window.localStorage.setItem(SETTINGS, JSON.stringify(value));
+}
 
 /** A seat this browser holds: its token is the key to it (kept in localStorage, and in the
  * page's address so that a reload or a shared link opens the same seat). */

@@ -1,12 +1,15 @@
 // The game screen: one seat's table (or a spectator's), kept current by the event stream.
-// Everything shown comes from the server's View and the engine's log lines; the only thing the
-// page decides is how an answer is put together before it is sent.
+// Everything shown comes from the server's View and the engine's log lines; the page decides
+// only how an answer is put together before it is sent. Reading never acts: cards only show
+// their face; every action is a control in the question panel that names it ("Buy Gold $6"),
+// reachable by a key (see KEYS_HELP).
 import { create, toJsonString } from "@bufbuild/protobuf";
-import { client, refusal, seatHeaders } from "./api";
+import { client, inWords, saveSettings, seatHeaders, settings } from "./api";
+import { Board, countedFaces } from "./board";
 import { counted, h, replace } from "./dom";
 import {
   CardListSchema, GetRecordResponseSchema, MoveSchema, OptionListSchema, Phase, Verb,
-  type Answer, type Card, type Decision, type Event, type Move, type PublicDecision,
+  type Answer, type Decision, type Event, type FinalDeck, type Move, type PublicDecision,
   type StreamEventsResponse, type View,
 } from "./gen/dominion/v1/dominion_pb";
 
@@ -17,6 +20,17 @@ const ORDER_HINTS: Record<string, string> = {
   discard: "The last card you pick ends on top of your discard pile.",
   topdeck: "The first card you pick ends on top of your deck.",
 };
+// Keys that choose the question's controls in order (t, e, c, y and n have their own jobs).
+const CHOICE_KEYS = "1234567890abdfghijklmopqrsuvwxz";
+export const KEYS_HELP: [string, string][] = [
+  ["1 … 9, 0, a, b, …", "the control marked with that key: play, buy, pick a card, choose"],
+  ["t", "play all Treasures"], ["e", "end the phase (the Action phase, or your turn)"],
+  ["c", "confirm the cards or options picked"],
+  ["y / n", "end the turn anyway / keep it, when the page asks"],
+  ["Tab", "move between controls and cards (a card's text shows when it has focus)"],
+  ["Esc", "close the card panel"], ["?", "show or hide this list"],
+];
+const NEVER = BigInt(Number.MAX_SAFE_INTEGER);
 
 type AnswerValue = Answer["value"];
 
@@ -24,16 +38,17 @@ export class Table {
   private view?: View;
   private decision?: Decision;            // the pending decision, when it is this seat's
   private waiting?: PublicDecision;       // what the table is waiting for
-  private logCount = 0;                   // events received so far
   private lastTurn?: Event;               // the latest "turn" event: whose turn, which number
-  private cards = new Map<string, Card>();
-  private error = "";                     // the server's refusal of the last answer
+  private error = "";                     // the last answer's refusal, in words
+  private errorIsConnection = false;      // ... because the server could not be reached
   private connection = "";                // the stream's trouble, while it reconnects
   private busy = false;                   // an answer is on its way
   private picked: number[] = [];          // select: chosen pool positions, in order
   private chosen: string[] = [];          // choose: chosen options
   private ordering: string[] = [];        // order: the cards, top first
   private shapedFor = -1n;                // the decision the three above belong to
+  private confirmingEnd = false;          // "end the turn with $ left?" is being asked
+  private autoFor = -1n;                  // the decision Treasures were auto-played on
   private questionKey = "";               // what the question panel shows now
   private floor = 0n;                     // the newest decision number seen: older views are
                                           // stale
@@ -41,38 +56,37 @@ export class Table {
   private ended = false;                  // the stream said the game is over
   private refreshing = false;             // a GetView is on its way
   private stale = false;                  // the game changed since that GetView was sent
+  private decks?: FinalDeck[];            // every seat's cards at the end
+  private decksAsked = false;
+  private settings = settings();
   private abort = new AbortController();
+  private board?: Board;
 
-  private readonly status = h("header", { id: "status" });
-  private readonly supply = h("section", { id: "supply", class: "panel" });
-  private readonly players = h("section", { id: "players", class: "panel" });
-  private readonly question = h("section", { id: "question", class: "panel" });
-  private readonly mine = h("section", { id: "mine", class: "panel" });
-  private readonly trash = h("section", { id: "trash", class: "panel" });
-  private readonly log = h("ol", { id: "log", class: "panel" });
-  private readonly cardText = h("aside", { id: "card-text", class: "panel" },
-    "Point at a card, or tap it, to read its text.");
+  private readonly statusLine = h("span", { id: "status-line" });
+  private readonly banner = h("div", { id: "connection", role: "status" });
+  private readonly question = h("section", { id: "question", class: "panel", tabindex: "-1",
+    "aria-label": "Your decision" });
+  private readonly onKey = (e: KeyboardEvent) => this.key(e);
 
   constructor(private root: HTMLElement, private gameId: string, private token?: string) {}
 
   async start(): Promise<void> {
-    replace(this.root, this.status,
-      h("div", { class: "table" },
-        h("div", { class: "left" }, this.supply, this.trash, this.cardText),
-        h("div", { class: "middle" }, this.question, this.mine, this.players),
-        h("div", { class: "right" }, h("h2", {}, "Log"), this.log)));
     try {
       const cards = (await client.listCards({})).cards;
-      for (const c of cards) this.cards.set(c.name, c);
+      this.board = new Board(cards);
       const view = (await client.getView({ gameId: this.gameId, logFrom: 0n },
         { headers: seatHeaders(this.token) })).view;
+      this.board.layout(this.root, this.question, this.banner);
+      this.board.status.append(h("a", { href: "#/", class: "home" }, "Lobby"), this.statusLine,
+        this.settingsPanel(), keysPanel());
       this.addEvents(view?.log ?? []);
       this.setView(view);
     } catch (e) {
-      replace(this.root, h("p", { class: "error", role: "alert" }, refusal(e)),
+      replace(this.root, h("p", { class: "error", role: "alert" }, inWords(e).text),
         h("a", { href: "#/" }, "Back to the lobby"));
       return;
     }
+    document.addEventListener("keydown", this.onKey);
     this.render();
     void this.follow();
   }
@@ -80,6 +94,7 @@ export class Table {
   stop(): void {
     this.stopped = true;
     this.abort.abort();
+    document.removeEventListener("keydown", this.onKey);
   }
 
   // --- following the game ---------------------------------------------------------------------
@@ -87,24 +102,50 @@ export class Table {
   private async follow(): Promise<void> {
     while (!this.stopped && !this.ended && !this.view?.gameOver) {
       try {
+        if (this.connection) await this.readView();   // back: the table as it stands
+        this.reconnected();
         const stream = client.streamEvents(
-          { gameId: this.gameId, fromEvent: BigInt(this.logCount) },
+          { gameId: this.gameId, fromEvent: BigInt(this.board?.logLength ?? 0) },
           { headers: seatHeaders(this.token), signal: this.abort.signal });
         for await (const update of stream) {
           this.apply(update);
         }
-        this.connection = "";
-      } catch (e) {
+      } catch {
         if (this.stopped) return;
-        this.connection = `Connection lost (${refusal(e)}); reconnecting...`;
+        this.connection = "The connection to the server is lost; reconnecting…";
         this.render();
         await new Promise((r) => setTimeout(r, RETRY_MS));
       }
     }
   }
 
-  private apply(update: StreamEventsResponse): void {
+  private reconnected(): void {
+    if (!this.connection && !this.errorIsConnection) return;
     this.connection = "";
+    if (this.errorIsConnection) {
+      this.error = "";
+      this.errorIsConnection = false;
+    }
+    this.render();
+  }
+
+  /** The server did not answer a call: say so until it does again, then read the table. */
+  private async probe(): Promise<void> {
+    this.connection = "The server cannot be reached; trying again…";
+    while (!this.stopped && this.connection) {
+      await new Promise((r) => setTimeout(r, RETRY_MS));
+      try {
+        await this.readView();
+        this.reconnected();
+        return;
+      } catch {
+        // still away
+      }
+    }
+  }
+
+  private apply(update: StreamEventsResponse): void {
+    this.reconnected();
     this.addEvents(update.events);
     if (update.waiting) this.waiting = update.waiting;
     if (update.gameOver) this.ended = true;   // the stream's last message
@@ -113,6 +154,15 @@ export class Table {
     } else {
       void this.refresh();
     }
+    this.render();
+  }
+
+  private async readView(): Promise<void> {
+    const view = (await client.getView({ gameId: this.gameId,
+      logFrom: BigInt(this.board?.logLength ?? 0) },
+    { headers: seatHeaders(this.token), signal: this.abort.signal })).view;
+    this.addEvents(view?.log ?? []);
+    this.setView(view);
     this.render();
   }
 
@@ -125,10 +175,7 @@ export class Table {
     try {
       while (this.stale && !this.stopped) {
         this.stale = false;
-        const view = (await client.getView({ gameId: this.gameId },
-          { headers: seatHeaders(this.token), signal: this.abort.signal })).view;
-        this.setView(view);
-        this.render();
+        await this.readView();
       }
     } catch {
       this.stale = false;   // the stream reports a lost connection, and its next update
@@ -148,21 +195,15 @@ export class Table {
       this.shapedFor = this.decision.sequence;
       this.picked = [];
       this.chosen = [];
+      this.confirmingEnd = false;
       this.ordering = this.decision.kind.case === "order" ? [...this.decision.kind.value.cards]
         : [];
     }
   }
 
   private addEvents(events: readonly Event[]): void {
-    const stick = this.log.scrollTop + this.log.clientHeight >= this.log.scrollHeight - 8;
-    for (const event of events) {
-      if (Number(event.index) < this.logCount) continue;   // already shown
-      this.logCount = Number(event.index) + 1;
-      if (event.kind === "turn") this.lastTurn = event;
-      this.log.append(h("li", { class: `event ${event.kind}`, "data-index": event.index },
-        event.text));
-    }
-    if (stick) this.log.scrollTop = this.log.scrollHeight;
+    for (const event of events) if (event.kind === "turn") this.lastTurn = event;
+    this.board?.addEvents(events);
   }
 
   // --- answering ------------------------------------------------------------------------------
@@ -172,6 +213,7 @@ export class Table {
     if (!decision || this.busy) return;
     this.busy = true;
     this.error = "";
+    this.confirmingEnd = false;
     this.render();
     try {
       await client.submitAnswer({ gameId: this.gameId,
@@ -179,7 +221,11 @@ export class Table {
       if (this.floor <= decision.sequence) this.floor = decision.sequence + 1n;
       if (this.decision?.sequence === decision.sequence) this.decision = undefined;
     } catch (e) {
-      this.error = refusal(e);
+      const said = inWords(e);
+      this.error = said.text;
+      this.errorIsConnection = said.connection;
+      if (said.connection) void this.probe();
+      else void this.refresh();   // the game as it stands, after a refusal
     }
     this.busy = false;
     this.render();
@@ -189,38 +235,81 @@ export class Table {
     void this.answer({ case: "move", value: create(MoveSchema, { verb, card }) });
   }
 
+  /** End the phase; a turn with a Buy and $2 or more left asks once first (a setting). */
+  private endPhase(): void {
+    const v = this.view;
+    const buying = v?.phase === Phase.BUY && v.buys > 0 && v.coins >= 2;
+    if (buying && this.settings.confirmEndTurn && !this.confirmingEnd) {
+      this.confirmingEnd = true;
+      this.render();
+      return;
+    }
+    this.move(Verb.END_PHASE);
+  }
+
+  /** Play all Treasures by itself when that is all the turn can do before buying (a
+   * setting, on by default: no Treasure of these sets asks a question when played). */
+  private autoPlay(): void {
+    const d = this.decision;
+    if (!this.settings.autoTreasures || this.busy || d?.kind.case !== "turn" ||
+        d.sequence === this.autoFor) return;
+    const moves = d.kind.value.moves;
+    const actions = moves.some((m) => m.verb === Verb.PLAY &&
+      !this.board?.catalog.get(m.card)?.types.includes("Treasure"));
+    if (actions || !moves.some((m) => m.verb === Verb.PLAY_TREASURES)) return;
+    this.autoFor = d.sequence;
+    this.move(Verb.PLAY_TREASURES);
+  }
+
+  private key(e: KeyboardEvent): void {
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    const target = e.target as HTMLElement | null;
+    if (target && ["INPUT", "SELECT", "TEXTAREA"].includes(target.tagName)) return;
+    if (e.key === "?") {
+      const help = document.getElementById("keys-help") as HTMLDetailsElement | null;
+      if (help) help.open = !help.open;
+      e.preventDefault();
+      return;
+    }
+    if (e.key === "Escape") {
+      this.board?.cardText.classList.remove("open");
+      if (this.confirmingEnd) {
+        this.confirmingEnd = false;
+        this.render();
+      }
+      return;
+    }
+    const control = this.question.querySelector(
+      `[data-key="${CSS.escape(e.key.toLowerCase())}"]:not([disabled])`) as HTMLElement | null;
+    if (control) {
+      e.preventDefault();
+      control.click();
+    }
+  }
+
   // --- drawing --------------------------------------------------------------------------------
 
   private name(seat: number): string {
-    return this.view?.players[seat]?.name ?? `seat ${seat + 1}`;
+    return this.view?.players[seat]?.name ?? `Player ${seat + 1}`;
   }
 
-  private cardButton(name: string, props: Record<string, unknown> = {}): HTMLElement {
-    const card = this.cards.get(name);
-    const types = card ? card.types.map((t) => t.toLowerCase()).join(" ") : "";
-    const show = () => this.showCard(name);
-    return h("button", { class: `card ${types}`, "data-card": name, title: card?.text ?? "",
-      onmouseenter: show, onfocus: show, ...props }, name);
-  }
-
-  private showCard(name: string): void {
-    const card = this.cards.get(name);
-    if (!card) return;
-    replace(this.cardText, h("h3", {}, card.name),
-      h("div", { class: "small" }, `${card.types.join(" – ")} · $${card.cost} · ${card.set}`),
-      h("p", { class: "text" }, card.text || "(no text)"));
+  private movesFor(verb: Verb): Set<string> {
+    const out = new Set<string>();
+    if (this.decision?.kind.case === "turn" && !this.busy) {
+      for (const m of this.decision.kind.value.moves) if (m.verb === verb) out.add(m.card);
+    }
+    return out;
   }
 
   private render(): void {
     const v = this.view;
-    if (!v) return;
+    if (!v || !this.board) return;
+    this.autoPlay();
     this.renderStatus(v);
-    this.renderSupply(v);
-    this.renderPlayers(v);
+    this.board.render(v, { buyable: this.movesFor(Verb.BUY), playable: this.movesFor(Verb.PLAY) });
     this.renderQuestion(v);
-    this.renderMine(v);
-    replace(this.trash, h("h2", {}, `Trash (${v.trash.length})`),
-      h("div", { class: "cards" }, v.trash.length ? counted(v.trash) : "empty"));
+    replace(this.banner, this.connection ? h("p", { class: "banner" }, this.connection) : null);
+    if (v.gameOver && !this.decksAsked) void this.loadDecks();
   }
 
   private renderStatus(v: View): void {
@@ -228,75 +317,37 @@ export class Table {
     const phase = { [Phase.ACTION]: "Action phase", [Phase.BUY]: "Buy phase",
       [Phase.CLEANUP]: "Clean-up", [Phase.OVER]: "Game over",
       [Phase.UNSPECIFIED]: "" }[v.phase];
-    const turn = this.lastTurn ? `${this.name(this.lastTurn.player)}'s turn ` +
-      `${this.lastTurn.detail}` : `Turn ${v.turn}`;
-    replace(this.status,
-      h("a", { href: "#/", class: "home" }, "Lobby"),
-      h("span", { id: "turn" }, v.gameOver ? "Game over" : turn),
+    const mine = v.current === v.viewer;
+    const whose = mine ? "Your" : `${this.name(v.current)}'s`;
+    const number = this.lastTurn && this.lastTurn.player === v.current
+      ? ` ${this.lastTurn.detail}` : "";
+    replace(this.statusLine,
+      h("span", { id: "turn", class: `p${v.current}` }, v.gameOver ? "Game over"
+        : `${whose} turn${number}`),
       v.gameOver ? null : h("span", { id: "phase" }, phase),
-      v.gameOver ? null : h("span", { id: "counters" },
-        `Actions ${v.actions} · Buys ${v.buys} · $${v.coins}`),
-      h("span", { id: "who" }, who),
-      this.connection ? h("span", { class: "error" }, this.connection) : null);
+      v.gameOver ? null : h("span", { id: "counters", title: `${whose} counters this turn` },
+        `${whose}: Actions ${v.actions} · Buys ${v.buys} · $${v.coins}`),
+      h("span", { id: "who" }, who));
   }
 
-  private movesFor(verb: Verb): Map<string, Move> {
-    const out = new Map<string, Move>();
-    if (this.decision?.kind.case === "turn" && !this.busy) {
-      for (const m of this.decision.kind.value.moves) if (m.verb === verb) out.set(m.card, m);
-    }
-    return out;
-  }
-
-  private renderSupply(v: View): void {
-    const buys = this.movesFor(Verb.BUY);
-    replace(this.supply, h("h2", {}, "Supply"), h("div", { class: "piles" },
-      v.supply.map((pile) => this.cardButton(pile.name, {
-        class: `pile card ${buys.has(pile.name) ? "buyable" : ""} ${pile.count ? "" : "empty"}`,
-        "aria-label": `${pile.name}, costs ${pile.cost}, ${pile.count} left`,
-        onclick: () => (buys.has(pile.name) ? this.move(Verb.BUY, pile.name)
-          : this.showCard(pile.name)),
-      }))));
-    for (const [i, pile] of v.supply.entries()) {
-      const el = this.supply.querySelectorAll(".pile")[i] as HTMLElement;
-      replace(el, h("span", { class: "cost" }, `$${pile.cost}`),
-        h("span", { class: "pile-name" }, pile.name), h("span", { class: "count" }, pile.count));
-    }
-  }
-
-  private renderPlayers(v: View): void {
-    replace(this.players, h("h2", {}, "Players"), h("table", {},
-      h("tr", {}, ["", "Player", "VP", "Hand", "Deck", "Discard", "In play", "Set aside"]
-        .map((t) => h("th", {}, t))),
-      v.players.map((p) => h("tr", { class: p.seat === v.current ? "current" : "",
-        "data-seat": p.seat },
-      h("td", {}, p.seat === v.current && !v.gameOver ? "▶" : ""),
-      h("td", {}, p.name, p.bot ? h("span", { class: "small" }, ` (${p.bot})`) : null,
-        p.seat === v.viewer ? " (you)" : null),
-      h("td", { class: "vp" }, p.vp),
-      h("td", {}, p.handSize),
-      h("td", {}, p.deckSize),
-      h("td", {}, p.discardSize, p.discardTop ? ` (${p.discardTop} on top)` : ""),
-      h("td", { class: "cards" }, counted(p.inPlay)),
-      h("td", { class: "cards" }, counted(p.aside))))));
-  }
-
-  private renderMine(v: View): void {
-    const me = v.viewer === undefined ? undefined : v.players[v.viewer];
-    const current = v.players[v.current];
-    const plays = this.movesFor(Verb.PLAY);
-    replace(this.mine,
-      current && current.inPlay.length && !v.gameOver
-        ? h("div", { id: "in-play" }, h("h2", {}, `In play (${current.name})`),
-          h("div", { class: "cards" }, current.inPlay.map((c) => this.cardButton(c))))
-        : null,
-      me ? h("div", { id: "hand" }, h("h2", {}, `Your hand (${me.hand.length})`),
-        h("div", { class: "cards" }, me.hand.map((c) => this.cardButton(c, {
-          class: `card ${plays.has(c) ? "playable" : ""}`,
-          onclick: () => (plays.has(c) ? this.move(Verb.PLAY, c) : this.showCard(c)),
-        })))) : null,
-      me && me.looking.length ? h("div", { id: "looking" }, h("h2", {}, "You are looking at"),
-        h("div", { class: "cards" }, me.looking.map((c) => this.cardButton(c)))) : null);
+  private settingsPanel(): HTMLElement {
+    const box = (id: string, label: string, key: "autoTreasures" | "confirmEndTurn") => {
+      const input = h("input", { type: "checkbox", id, checked: this.settings[key] }) as
+        HTMLInputElement;
+      input.addEventListener("change", () => {
+        this.settings = { ...this.settings, [key]: input.checked };
+        saveSettings(this.settings);
+        this.questionKey = "";
+        this.render();
+      });
+      return h("div", {}, input, h("label", { for: id }, label));
+    };
+    return h("details", { id: "settings" }, h("summary", {}, "Settings"),
+      h("div", { class: "popup" },
+        box("setting-auto-treasures", "Play my Treasures by themselves when I can only buy",
+          "autoTreasures"),
+        box("setting-confirm-end", "Ask before ending a turn with a Buy and $2 or more left",
+          "confirmEndTurn")));
   }
 
   private renderQuestion(v: View): void {
@@ -304,16 +355,20 @@ export class Table {
     // while the rest of the table follows the game.
     const key = JSON.stringify([v.gameOver, String(this.decision?.sequence), this.busy,
       this.picked, this.chosen, this.ordering, this.error, this.waiting?.text ?? "",
-      v.scores, v.winners], (_, x) => (typeof x === "bigint" ? String(x) : x));
+      v.scores, v.winners, this.confirmingEnd, this.decks?.length ?? 0, this.settings],
+    (_, x) => (typeof x === "bigint" ? String(x) : x));
     if (key === this.questionKey) return;
     this.questionKey = key;
+    const active = document.activeElement as HTMLElement | null;
+    const hadFocus = !active || active === document.body || this.question.contains(active);
+    const focusKey = this.question.contains(active) ? active?.dataset.focus : undefined;
     const parts: (HTMLElement | null)[] = [];
     if (v.gameOver) {
       parts.push(this.gameOver(v));
     } else if (this.decision) {
       parts.push(...this.decisionControls(this.decision));
     } else {
-      parts.push(h("p", { id: "waiting" }, this.waiting?.text ?? "Waiting..."));
+      parts.push(h("p", { id: "waiting" }, this.waiting?.text ?? "Waiting…"));
     }
     if (this.error) parts.push(h("p", { class: "error", id: "answer-error", role: "alert" },
       this.error));
@@ -327,6 +382,13 @@ export class Table {
     const bounds = k?.case === "select" || k?.case === "choose" ? [k.value.min, k.value.max] : [];
     this.question.dataset.min = String(bounds[0] ?? "");
     this.question.dataset.max = String(bounds[1] ?? "");
+    if (hadFocus) {   // the keyboard stays on the question, across answers and others' moves
+      const same = focusKey ? this.question.querySelector(
+        `[data-focus="${CSS.escape(focusKey)}"]:not([disabled])`) : null;
+      const first = this.question.querySelector("[data-key]:not([disabled])") ??
+        this.question.querySelector("a.primary, button:not([disabled]):not(.card)");
+      ((same ?? first ?? this.question) as HTMLElement).focus({ preventScroll: true });
+    }
   }
 
   private gameOver(v: View): HTMLElement {
@@ -334,14 +396,27 @@ export class Table {
     const names = v.winners.map((s) => this.name(s));
     const winners = names.length > 1
       ? `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}` : names.join("");
+    const replay = `#/replay/${encodeURIComponent(this.gameId)}` +
+      (v.viewer === undefined ? "" : `?seat=${v.viewer}`);
     return h("div", { id: "game-over" }, h("h2", {}, "Game over"),
       h("p", { id: "winners" }, `${winners} ${v.winners.length > 1 ? "share the win" : "wins"}.`),
-      h("table", {}, order.map((p) => h("tr", {}, h("td", {}, p.name),
-        h("td", { class: "vp" }, `${v.scores[p.seat]} VP`),
-        h("td", {}, `${p.turnsTaken} turns`)))),
-      h("button", { id: "download-record", onclick: () => void this.downloadRecord() },
-        "Download the record"),
-      h("a", { href: "#/", class: "primary" }, "Back to the lobby"));
+      scoreTable(this.board!, v, order.map((p) => p.seat), this.decks),
+      h("a", { href: replay, class: "primary", id: "watch-replay" }, "Watch the replay"),
+      h("button", { type: "button", id: "download-record",
+        onclick: () => void this.downloadRecord() }, "Download the record"),
+      h("a", { href: "#/", class: "button" }, "Back to the lobby"));
+  }
+
+  private async loadDecks(): Promise<void> {
+    this.decksAsked = true;
+    try {
+      const end = await client.getReplay({ source: { case: "gameId", value: this.gameId },
+        step: 0xffffffff, logFrom: NEVER, seat: this.view?.viewer });
+      this.decks = end.decks;
+    } catch (e) {
+      this.error = `The final decks cannot be shown: ${inWords(e).text}`;
+    }
+    this.render();
   }
 
   private async downloadRecord(): Promise<void> {
@@ -353,7 +428,7 @@ export class Table {
         download: `dominion-${this.gameId}.json` });
       link.click();
     } catch (e) {
-      this.error = refusal(e);
+      this.error = inWords(e).text;
       this.render();
     }
   }
@@ -363,14 +438,46 @@ export class Table {
       d.aboutPlayer !== undefined ? `about ${this.name(d.aboutPlayer)}` : "",
       d.aboutCards.length ? `(${counted(d.aboutCards)})` : "",
     ].filter(Boolean).join(" ");
-    const head = h("p", { id: "prompt" }, h("strong", {}, d.card ? `${d.card}: ` : ""), d.prompt,
-      about ? ` ${about}` : "");
+    const said = d.card && !d.prompt.includes(d.card) ? `${d.card}: ${d.prompt}` : d.prompt;
+    const head = h("p", { id: "prompt" }, said, about ? ` ${about}` : "");
     const disabled = this.busy;
+    const keys = [...CHOICE_KEYS];
+    const keyed = (el: HTMLElement, key = keys.shift()) => withKey(el, key);
     switch (d.kind.case) {
-      case "turn":
-        return [head, h("div", { class: "moves" }, d.kind.value.moves.map((m) =>
-          h("button", { class: "move", "data-verb": Verb[m.verb], "data-card": m.card,
-            disabled, onclick: () => this.move(m.verb, m.card) }, this.moveLabel(m))))];
+      case "turn": {
+        if (this.confirmingEnd && this.view) {
+          const v = this.view;
+          return [h("p", { id: "prompt" }, `You have $${v.coins} and ${v.buys} Buy` +
+            `${v.buys > 1 ? "s" : ""} left. End your turn without buying?`),
+          h("div", { class: "moves" },
+            withKey(h("button", { type: "button", id: "confirm-end", class: "primary",
+              "data-focus": "q:confirm-end", onclick: () => this.move(Verb.END_PHASE) },
+            "End my turn"), "y"),
+            withKey(h("button", { type: "button", id: "cancel-end", "data-focus": "q:cancel-end",
+              onclick: () => { this.confirmingEnd = false; this.render(); } }, "Keep buying"),
+            "n"))];
+        }
+        const moves = [...d.kind.value.moves];
+        const cost = (m: Move) => this.view?.supply.find((p) => p.name === m.card)?.cost ?? 0;
+        const group = (verb: Verb) => moves.filter((m) => m.verb === verb);
+        const buys = group(Verb.BUY).sort((a, b) => cost(b) - cost(a) ||
+          a.card.localeCompare(b.card));
+        const button = (m: Move, key?: string) => keyed(h("button", {
+          type: "button", class: `move ${Verb[m.verb].toLowerCase()}`, "data-verb": Verb[m.verb],
+          "data-card": m.card, "data-focus": `q:${Verb[m.verb]}:${m.card}`, disabled,
+          onclick: () => (m.verb === Verb.END_PHASE ? this.endPhase() : this.move(m.verb, m.card)),
+        }, this.moveLabel(m)), key);
+        const plays = group(Verb.PLAY).map((m) => button(m));
+        const treasures = group(Verb.PLAY_TREASURES).map((m) => button(m, "t"));
+        const ends = group(Verb.END_PHASE).map((m) => button(m, "e"));
+        const buyButtons = buys.map((m) => button(m));
+        return [head,
+          plays.length || treasures.length ? h("div", { class: "moves plays" }, treasures, plays)
+            : null,
+          buyButtons.length ? h("div", { class: "moves buys", role: "group",
+            "aria-label": "Buy" }, buyButtons) : null,
+          h("div", { class: "moves ends" }, ends)].filter(Boolean) as HTMLElement[];
+      }
       case "select": {
         const { cards, min, max } = d.kind.value;
         const n = this.picked.length;
@@ -378,41 +485,49 @@ export class Table {
           ` card${max === 1 ? "" : "s"}. ${ORDER_HINTS[d.purpose] ?? ""}`),
         h("div", { class: "cards pool" }, cards.map((c, i) => {
           const at = this.picked.indexOf(i);
-          return this.cardButton(c, { class: `card chip ${at >= 0 ? "picked" : ""}`,
+          return keyed(h("button", {
+            type: "button", class: `chip pick ${this.board!.catalog.typeClass(c)}` +
+              `${at >= 0 ? " picked" : ""}`,
+            "data-card": c, "data-focus": `q:pick:${i}`,
             "aria-pressed": at >= 0 ? "true" : "false", "data-pick": at >= 0 ? at + 1 : null,
             disabled: disabled || (at < 0 && n >= max),
+            onfocus: () => this.board?.showCard(c, false),
             onclick: () => {
               this.picked = at >= 0 ? this.picked.filter((p) => p !== i) : [...this.picked, i];
               this.render();
-            } });
+            } }, c, at >= 0 ? h("span", { class: "c-note" }, ` #${at + 1}`) : null));
         })),
-        h("button", { id: "confirm", class: "primary", disabled: disabled || n < min || n > max,
+        withKey(h("button", { type: "button", id: "confirm", class: "primary",
+          "data-focus": "q:confirm", disabled: disabled || n < min || n > max,
           onclick: () => void this.answer({ case: "cards",
             value: create(CardListSchema, { cards: this.picked.map((i) => cards[i]) }) }) },
-        n ? `Confirm: ${this.picked.map((i) => cards[i]).join(", ")}` : "Confirm: none")];
+        n ? `Confirm: ${this.picked.map((i) => cards[i]).join(", ")}` : "Confirm: none"), "c")];
       }
       case "choose": {
         const { options, min, max } = d.kind.value;
         if (min === 1 && max === 1) {
-          return [head, h("div", { class: "moves" }, options.map((o) => h("button", {
-            class: "option", "data-option": o, disabled,
+          return [head, h("div", { class: "moves" }, options.map((o, i) => keyed(h("button", {
+            type: "button", class: "option", "data-option": o, "data-focus": `q:option:${i}`,
+            disabled,
             onclick: () => void this.answer({ case: "options", value: create(OptionListSchema, { options: [o] }) }),
-          }, o)))];
+          }, o))))];
         }
         const n = this.chosen.length;
         return [head, h("p", { class: "small" }, `Choose ${min === max ? min : `${min} to ${max}`}.`),
-          h("div", { class: "moves" }, options.map((o) => h("button", {
-            class: `option toggle ${this.chosen.includes(o) ? "picked" : ""}`, "data-option": o,
+          h("div", { class: "moves" }, options.map((o, i) => keyed(h("button", {
+            type: "button", class: `option toggle ${this.chosen.includes(o) ? "picked" : ""}`,
+            "data-option": o, "data-focus": `q:option:${i}`,
             "aria-pressed": this.chosen.includes(o) ? "true" : "false",
             disabled: disabled || (!this.chosen.includes(o) && n >= max),
             onclick: () => {
               this.chosen = this.chosen.includes(o) ? this.chosen.filter((x) => x !== o)
                 : [...this.chosen, o];
               this.render();
-            } }, o))),
-          h("button", { id: "confirm", class: "primary", disabled: disabled || n < min || n > max,
+            } }, o)))),
+          withKey(h("button", { type: "button", id: "confirm", class: "primary",
+            "data-focus": "q:confirm", disabled: disabled || n < min || n > max,
             onclick: () => void this.answer({ case: "options", value: create(OptionListSchema, { options: this.chosen }) }),
-          }, "Confirm")];
+          }, "Confirm"), "c")];
       }
       case "order": {
         const swap = (i: number, j: number) => {
@@ -423,14 +538,16 @@ export class Table {
         };
         return [head, h("p", { class: "small" }, "The first card ends on top of the deck."),
           h("ol", { class: "ordering" }, this.ordering.map((c, i) => h("li", {},
-            this.cardButton(c),
-            h("button", { class: "up", disabled: disabled || i === 0, "aria-label": "up",
-              onclick: () => swap(i, i - 1) }, "↑"),
-            h("button", { class: "down", disabled: disabled || i === this.ordering.length - 1,
-              "aria-label": "down", onclick: () => swap(i, i + 1) }, "↓")))),
-          h("button", { id: "confirm", class: "primary", disabled,
+            this.board!.catalog.face(c, "chip", { focus: `q:order-card:${i}` }),
+            keyed(h("button", { type: "button", class: "up", disabled: disabled || i === 0,
+              "data-focus": `q:up:${i}`, onclick: () => swap(i, i - 1) }, `Move ${c} up`)),
+            h("button", { type: "button", class: "down", "data-focus": `q:down:${i}`,
+              disabled: disabled || i === this.ordering.length - 1,
+              onclick: () => swap(i, i + 1) }, `Move ${c} down`)))),
+          withKey(h("button", { type: "button", id: "confirm", class: "primary", disabled,
+            "data-focus": "q:confirm",
             onclick: () => void this.answer({ case: "order", value: create(CardListSchema, { cards: this.ordering }) }),
-          }, "Confirm this order")];
+          }, "Confirm this order"), "c")];
       }
       default:
         return [head, h("p", { class: "error" }, "This page does not know this kind of question.")];
@@ -443,11 +560,49 @@ export class Table {
       case Verb.PLAY_TREASURES: return "Play all Treasures";
       case Verb.BUY: {
         const cost = this.view?.supply.find((p) => p.name === m.card)?.cost;
-        return `Buy ${m.card}${cost === undefined ? "" : ` ($${cost})`}`;
+        return `Buy ${m.card}${cost === undefined ? "" : ` $${cost}`}`;
       }
       case Verb.END_PHASE:
         return this.view?.phase === Phase.ACTION ? "End Action phase" : "End turn";
       default: return Verb[m.verb];
     }
   }
+}
+
+/** A control with its key: shown as a badge (hidden from screen readers, which read
+ * aria-keyshortcuts instead). */
+export function withKey(el: HTMLElement, key?: string): HTMLElement {
+  if (!key) return el;
+  el.dataset.key = key;
+  el.setAttribute("aria-keyshortcuts", key);
+  el.prepend(h("kbd", { "aria-hidden": "true" }, key));
+  return el;
+}
+
+export function keysPanel(): HTMLElement {
+  return h("details", { id: "keys-help" }, h("summary", {}, "Keys"),
+    h("div", { class: "popup" }, h("table", {}, h("tbody", {}, KEYS_HELP.map(([k, what]) =>
+      h("tr", {}, h("th", { scope: "row" }, k), h("td", {}, what)))))));
+}
+
+/** The end's scores: VP, turns, VP by card and each player's final deck. */
+export function scoreTable(board: Board, v: View, seats: number[], decks?: FinalDeck[]):
+  HTMLElement {
+  return h("table", { id: "scores" },
+    h("thead", {}, h("tr", {}, ["Player", "VP", "Turns", "VP by card", "Final deck"].map((t) =>
+      h("th", { scope: "col" }, t)))),
+    h("tbody", {}, seats.map((seat) => {
+      const p = v.players[seat];
+      const deck = decks?.find((d) => d.seat === seat);
+      const cards = deck ? deck.cards.flatMap((c) => Array(c.count).fill(c.card) as string[])
+        : [];
+      return h("tr", { "data-seat": seat, class: `p${seat}` },
+        h("th", { scope: "row", class: "who" }, p.name),
+        h("td", { class: "vp" }, `${v.scores[seat]} VP`),
+        h("td", {}, `${p.turnsTaken} turns`),
+        h("td", { class: "vp-by-card" }, deck ? deck.cards.filter((c) => c.vp !== 0).map((c) =>
+          h("div", {}, `${c.count} × ${c.card}: ${c.vp} VP`)) : "…"),
+        h("td", { class: "final-deck" }, deck ? h("div", { class: "cards" },
+          countedFaces(board.catalog, cards, `deck:${seat}`)) : "…"));
+    })));
 }

@@ -1,7 +1,9 @@
 // The lobby: start a game against the server's bots, see the games on the server, open a seat
 // by its link, spectate any game.
 import { client, gameLink, heldSeats, holdSeat, refusal } from "./api";
+import { botTitle } from "./cards";
 import { h, replace } from "./dom";
+import { loadRecord, readRecordFile } from "./replay";
 import { create } from "@bufbuild/protobuf";
 import {
   KingdomCardsSchema, RandomKingdomSchema,
@@ -10,6 +12,8 @@ import {
 
 const HUMAN = "";        // a seat's choice: played by a person (you, or someone with the link)
 const MAX_SEATS = 6;
+// Bots sit at the table as people do, by a name (with a bot mark beside it in the game).
+const BOT_NAMES = ["Ada", "Ben", "Cleo", "Dev", "Edith", "Finn", "Gus"];
 
 export async function showLobby(root: HTMLElement): Promise<void> {
   const status = h("p", { class: "error", id: "lobby-error", role: "alert" });
@@ -33,20 +37,23 @@ export async function showLobby(root: HTMLElement): Promise<void> {
   // --- seats ---
   const seatCount = h("select", { id: "seat-count" },
     [2, 3, 4, 5, 6].map((n) => h("option", { value: n }, `${n} players`))) as HTMLSelectElement;
-  const yourName = h("input", { id: "your-name", value: "Player 1", maxlength: 64 }) as HTMLInputElement;
+  const yourName = h("input", { id: "your-name", value: "Player 1", maxlength: 64,
+    autocomplete: "nickname" }) as HTMLInputElement;
   const seatRows = h("div", { id: "seats" });
   const seatChoices: HTMLSelectElement[] = [];
   for (let seat = 1; seat < MAX_SEATS; seat++) {
     const choice = h("select", { id: `seat-${seat}`, "data-seat": seat },
-      bots.map((b) => h("option", { value: b }, `bot: ${b}`)),
+      bots.map((b) => h("option", { value: b }, `a bot: ${botTitle(b)}`)),
       h("option", { value: HUMAN }, "a person (share the seat's link)")) as HTMLSelectElement;
     choice.value = bots.includes("big-money") ? "big-money" : bots[0];
     seatChoices.push(choice);
   }
   const drawSeats = () => {
     const n = Number(seatCount.value);
-    replace(seatRows, h("div", {}, "Seat 1 (you): ", yourName),
-      seatChoices.slice(0, n - 1).map((c, i) => h("div", {}, `Seat ${i + 2}: `, c)));
+    replace(seatRows, h("div", {}, h("label", { for: "your-name" }, "Seat 1 (you), your name: "),
+      yourName),
+    seatChoices.slice(0, n - 1).map((c, i) => h("div", {},
+      h("label", { for: `seat-${i + 1}` }, `Seat ${i + 2}: `), c)));
   };
   seatCount.addEventListener("change", drawSeats);
   drawSeats();
@@ -56,7 +63,7 @@ export async function showLobby(root: HTMLElement): Promise<void> {
     h("option", { value: "preset" }, "a recommended Kingdom"),
     h("option", { value: "random" }, "10 random cards from chosen sets"),
     h("option", { value: "cards" }, "10 cards I choose")) as HTMLSelectElement;
-  const preset = h("select", { id: "kingdom-preset" },
+  const preset = h("select", { id: "kingdom-preset", "aria-label": "Recommended Kingdom" },
     kingdoms.map((k) => h("option", { value: k.name, title: k.cards.join(", ") }, k.name)),
   ) as HTMLSelectElement;
   const setBoxes = sets.map((s) => h("input", { type: "checkbox", value: s, checked: true }) as
@@ -88,8 +95,11 @@ export async function showLobby(root: HTMLElement): Promise<void> {
   startButton.addEventListener("click", async () => {
     status.textContent = "";
     const n = Number(seatCount.value);
-    const seats = [{ name: yourName.value.trim(), bot: "" },
-      ...seatChoices.slice(0, n - 1).map((c) => ({ name: "", bot: c.value }))];
+    const mine = yourName.value.trim();
+    const names = BOT_NAMES.filter((b) => b !== mine);
+    const seats = [{ name: mine, bot: "" },
+      ...seatChoices.slice(0, n - 1).map((c, i) => ({ name: c.value ? names[i] : "",
+        bot: c.value }))];
     let kingdom: CreateGameRequest["kingdom"];
     if (kingdomKind.value === "preset") kingdom = { case: "preset", value: preset.value };
     else if (kingdomKind.value === "random") {
@@ -124,10 +134,44 @@ export async function showLobby(root: HTMLElement): Promise<void> {
   const gamesTable = h("div", { id: "games" }, "Loading the games...");
   root.append(
     h("section", { class: "panel" }, h("h2", {}, "New game"),
-      h("div", {}, "Players: ", seatCount), seatRows,
-      h("div", {}, "Kingdom: ", kingdomKind), kingdomDetail, startButton, created),
-    h("section", { class: "panel" }, h("h2", {}, "Games on this server"), gamesTable));
+      h("div", {}, h("label", { for: "seat-count" }, "Players: "), seatCount), seatRows,
+      h("div", {}, h("label", { for: "kingdom-kind" }, "Kingdom: "), kingdomKind),
+      kingdomDetail, startButton, created),
+    h("section", { class: "panel" }, h("h2", {}, "Games on this server"), gamesTable),
+    recordPanel());
   await listGames(gamesTable);
+}
+
+/** Watch a game from a record file: the page's download, or `simulate --records` lines. */
+function recordPanel(): HTMLElement {
+  const file = h("input", { type: "file", id: "record-file",
+    accept: ".json,.jsonl,application/json" }) as HTMLInputElement;
+  const line = h("input", { type: "number", id: "record-line", min: 1, value: 1 }) as
+    HTMLInputElement;
+  const error = h("p", { class: "error", id: "record-error", role: "alert" });
+  const open = h("button", { type: "button", id: "open-record" }, "Watch it") as
+    HTMLButtonElement;
+  open.addEventListener("click", async () => {
+    error.textContent = "";
+    const chosen = file.files?.[0];
+    if (!chosen) {
+      error.textContent = "Choose a record file first.";
+      return;
+    }
+    try {
+      loadRecord(readRecordFile(await chosen.text(), Number(line.value) || 1));
+      window.location.hash = "#/replay/file";
+    } catch (e) {
+      error.textContent = e instanceof Error ? e.message : String(e);
+    }
+  });
+  return h("section", { class: "panel", id: "records" }, h("h2", {}, "Watch a recorded game"),
+    h("p", { class: "small" }, "A record this page downloaded at a game's end, or a file " +
+      "written by dominion simulate --records (one game a line)."),
+    h("div", {}, h("label", { for: "record-file" }, "Record file: "), file),
+    h("div", {}, h("label", { for: "record-line" }, "Line (for a file of several games): "),
+      line),
+    open, error);
 }
 
 async function listGames(table: HTMLElement): Promise<void> {
@@ -149,12 +193,14 @@ async function listGames(table: HTMLElement): Promise<void> {
     games.map((g) => {
       const held = mine.filter((s) => s.gameId === g.gameId);
       return h("tr", { "data-game": g.gameId },
-        h("td", {}, g.players.map((p, i) => (g.bots[i] ? `${p} (${g.bots[i]})` : p)).join(", ")),
+        h("td", {}, g.players.map((p, i) => (g.bots[i] ? `${p} (bot)` : p)).join(", ")),
         h("td", { class: "small" }, g.kingdom.join(", ")),
         h("td", {}, g.turn),
         h("td", {}, g.gameOver ? "over" : `waiting for ${g.players[g.waitingFor ?? 0]}`),
         h("td", {}, held.map((s) => h("a", { href: gameLink(g.gameId, s.token), class: "seat" },
           `${g.gameOver ? "see" : "play"} as ${s.name}`)), " ",
-          h("a", { href: gameLink(g.gameId), class: "spectate" }, "spectate")));
+          h("a", { href: gameLink(g.gameId), class: "spectate" }, "spectate"),
+          g.gameOver ? [" ", h("a", { href: `#/replay/${encodeURIComponent(g.gameId)}`,
+            class: "replay" }, "replay")] : null));
     })));
 }

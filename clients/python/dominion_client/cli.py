@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import commands_engine, commands_net
+from . import commands_db, commands_engine, commands_net
 
-COMMAND_MODULES = [commands_engine, commands_net]
+COMMAND_MODULES = [commands_engine, commands_net, commands_db]
 
 
 def build_parser() -> argparse.ArgumentParser:

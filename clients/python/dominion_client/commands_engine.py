@@ -63,7 +63,8 @@ def register(sub) -> None:
                     "spectator did, or as JSON events; then the scores.")
     p.add_argument("record", metavar="FILE.jsonl[:I]", nargs="?", default=None,
                    help="a records file, and the game's index I in its simulation (from 0, "
-                        "the record's `index`, as --index counts; default: the first line)")
+                        "the record's `index`, as --index counts; default: the first line); "
+                        "or the record the web page downloads at a game's end (FILE.json)")
     p.add_argument("--index", type=int, default=None, metavar="I",
                    help="instead of a file: game I of the simulation given by --bots, --seed "
                         "(and --kingdom, --sets), played again (games are pure functions of "
@@ -78,6 +79,10 @@ def register(sub) -> None:
     p.add_argument("--json", action="store_true",
                    help="print one JSON object per event (kind, player, cards, hidden, detail, "
                         "text)")
+    p.add_argument("--style", choices=dominion.STYLES, default="engine",
+                   help="the log's words: the engine's (default), or Dominion Online's exact "
+                        "log format (short names, header lines, (+$N)), which its players' "
+                        "log parsers and deck trackers read")
     p.set_defaults(run=run_replay)
 
     p = sub.add_parser(
@@ -303,30 +308,80 @@ def run_simulate(args) -> int:
     return 1 if summary["errors"] else 0
 
 
+def _record_spec(spec: str) -> tuple:
+    """(FILE, I) of FILE.jsonl[:I]; I is None when not given."""
+    path, _, index_text = spec.rpartition(":")
+    if not path or not index_text.isdigit():
+        return spec, None
+    return path, int(index_text)
+
+
 def _read_record_line(spec: str) -> dict:
     """The JSON record of game I in FILE.jsonl[:I]: the line whose ``index`` is I, the game's
     number in its simulation, counted from 0 like ``--index`` (a line without ``index`` is
-    numbered by its place in the file, from 0). Without ``:I``, the file's first line. Games are
-    written as they finish, so with several workers the lines need not be in index order."""
-    path, _, index_text = spec.rpartition(":")
-    if not path or not index_text.isdigit():
-        path, index_text = spec, ""
-    wanted = int(index_text) if index_text else None
+    numbered by its place in the file, from 0); without ``:I``, the file's first line. Games are
+    written as they finish, so with several workers the lines need not be in index order; the
+    file is read line by line (a records file can be as long as a simulation). Or a file that
+    is one JSON document (the web page's download)."""
+    path, wanted = _record_spec(spec)
     try:
         with open(path, encoding="utf-8") as f:
-            for line, text in enumerate(f):
+            first = f.readline()
+            try:
+                data = json.loads(first)
+            except json.JSONDecodeError:   # not a JSON line: the whole file is one document
+                try:
+                    return json.loads(first + f.read())
+                except json.JSONDecodeError:
+                    raise ValueError(f"{path} is neither a records file (a JSON object per "
+                                     "line) nor one record (a JSON document)") from None
+            line = 0
+            while True:
+                index = data.get("index", line) if isinstance(data, dict) else line
+                if wanted is None or index == wanted:
+                    return data
+                text = f.readline()
+                if not text:
+                    break
+                line += 1
                 try:
                     data = json.loads(text)
                 except json.JSONDecodeError:
                     raise ValueError(f"line {line + 1} of {path} is not JSON") from None
-                index = data.get("index", line) if isinstance(data, dict) else line
-                if wanted is None or index == wanted:
-                    return data
     except OSError as exc:
         raise ValueError(f"cannot read {path}: {exc.strerror}") from None
-    if wanted is None:
-        raise ValueError(f"{path} is empty")
     raise ValueError(f"{path} has no game {wanted} (games are numbered from 0)")
+
+
+def _game_index(data, spec: str) -> int:
+    """The index of the game read from ``spec``: its record's ``index``, else the I asked
+    for, else 0."""
+    index = data.get("index") if isinstance(data, dict) else None
+    if isinstance(index, int):
+        return index
+    return _record_spec(spec)[1] or 0
+
+
+def record_of(data) -> dominion.Record:
+    """The record in ``data``: a records file's line (`dominion.record_from_data`), or the
+    JSON of GetRecordResponse that the web page downloads (answers as ``{"seat", "answer"}``);
+    a record of another engine version is refused."""
+    answers = data.get("answers") if isinstance(data, dict) else None
+    if not (answers and isinstance(answers[0], dict)):
+        return dominion.record_from_data(data)
+    from google.protobuf import json_format
+
+    from dominion_proto import dominion_pb2 as pb
+
+    from .convert import record_from_pb
+    try:
+        msg = json_format.ParseDict(data, pb.GetRecordResponse(), ignore_unknown_fields=True)
+    except json_format.ParseError as e:
+        raise dominion.InvalidConfigError(f"this game record cannot be read: {e}") from None
+    rec = record_from_pb(msg)   # then the engine's own checks (its version first)
+    return dominion.record_from_data(dict(
+        dominion.record_to_data(rec), engine_version=msg.engine_version or
+        dominion.ENGINE_VERSION))
 
 
 def run_tournament(args) -> int:
@@ -390,24 +445,28 @@ def run_replay(args) -> int:
                                               "--index with the simulation's --bots and --seed")
         else:
             data = _read_record_line(args.record)
-        state = dominion.replay(dominion.record_from_data(data))
+        state = dominion.replay(record_of(data))
         names = state.config.players
         if args.seat is not None and not 0 <= args.seat < len(names):
             raise dominion.InvalidConfigError(f"--seat must be 0 to {len(names) - 1}")
     except (dominion.DominionError, ValueError) as exc:
         print(f"dominion replay: {exc}", file=sys.stderr)
         return 2
-    for event in dominion.view(state, args.seat, log_from=0).log:
-        line = dominion.render(event, names)
-        if args.json:
+    # Dominion Online's "Game #N": the game's index in its simulation (one numbering, from 0).
+    game_number = args.index if args.index is not None else _game_index(data, args.record)
+    if args.json:
+        seen = dominion.view(state, args.seat, log_from=0).log
+        for raw, event in zip(state.log, seen):
+            line = dominion.log_line(raw, names, args.seat, args.style)
             hidden = not event.cards and event.seen_by is not None
             print(json.dumps({"kind": event.kind, "player": event.player,
                               "cards": list(event.cards),
                               "hidden": event.detail if hidden else 0,
                               "detail": None if hidden else event.detail, "text": line}))
-        else:
+    else:
+        for line in dominion.log_lines(state.log, names, args.seat, args.style, game_number):
             print(line)
-    if not args.json:
+    if not args.json and args.style == "engine":
         scores = dominion.score(state)
         print("Scores: " + ", ".join(f"{n} {v}" for n, v in zip(names, scores)) + "; winner"
               + ("s" if len(dominion.winners(state)) > 1 else "") + ": "

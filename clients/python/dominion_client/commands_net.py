@@ -21,7 +21,7 @@ def register(sub) -> None:
         description="Run the Dominion service (dominion.v1.DominionService): native gRPC with "
                     "health checking and reflection on --port, and on --web-port the web page "
                     "and the same service over Connect and gRPC-Web. Games are stored in SQLite "
-                    "and resumed when the server starts again.")
+                    "or PostgreSQL and resumed when the server starts again.")
     p.add_argument("--host", default="127.0.0.1",
                    help="address to listen on (default: 127.0.0.1; 0.0.0.0 for every interface)")
     p.add_argument("--port", type=int, default=50051,
@@ -33,9 +33,11 @@ def register(sub) -> None:
                         "0 picks a free one, printed)")
     p.add_argument("--no-web", action="store_true",
                    help="serve native gRPC only: no web page, no Connect or gRPC-Web")
-    p.add_argument("--db", metavar="PATH", default=None,
+    p.add_argument("--db", metavar="PATH|URL", default=None,
                    help="SQLite file for the games (default: $XDG_DATA_HOME/dominion/games.db "
-                        "or ~/.local/share/dominion/games.db); ':memory:' keeps nothing")
+                        "or ~/.local/share/dominion/games.db); ':memory:' keeps nothing; or a "
+                        "PostgreSQL database, postgresql://user@host:port/dbname (password in "
+                        "the URL or in PGPASSWORD; docs/scaling.md)")
     p.add_argument("--allow-seed", action="store_true",
                    help="accept a chosen seed in CreateGame (whoever chooses it can compute "
                         "every seat's cards: for tests and tournaments, not in public)")

@@ -50,6 +50,9 @@ class DominionService(Protocol):
     async def get_record(self, request: dominion_dot_v1_dot_dominion__pb2.GetRecordRequest, ctx: RequestContext) -> dominion_dot_v1_dot_dominion__pb2.GetRecordResponse:
         raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
 
+    async def get_replay(self, request: dominion_dot_v1_dot_dominion__pb2.GetReplayRequest, ctx: RequestContext) -> dominion_dot_v1_dot_dominion__pb2.GetReplayResponse:
+        raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
+
 
 class DominionServiceASGIApplication(ConnectASGIApplication[DominionService]):
     def __init__(self, service: DominionService | AsyncGenerator[DominionService], *, interceptors: Iterable[Interceptor]=(), read_max_bytes: int | None = None, compressions: Iterable[Compression] | None = None) -> None:
@@ -165,6 +168,16 @@ class DominionServiceASGIApplication(ConnectASGIApplication[DominionService]):
                         idempotency_level=IdempotencyLevel.UNKNOWN,
                     ),
                     function=svc.get_record,
+                ),
+                "/dominion.v1.DominionService/GetReplay": Endpoint.unary(
+                    method=MethodInfo(
+                        name="GetReplay",
+                        service_name="dominion.v1.DominionService",
+                        input=dominion_dot_v1_dot_dominion__pb2.GetReplayRequest,
+                        output=dominion_dot_v1_dot_dominion__pb2.GetReplayResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                    ),
+                    function=svc.get_replay,
                 ),
             },
             interceptors=interceptors,
@@ -399,6 +412,26 @@ class DominionServiceClient(ConnectClient):
             timeout_ms=timeout_ms,
         )
 
+    async def get_replay(
+        self,
+        request: dominion_dot_v1_dot_dominion__pb2.GetReplayRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None,
+        timeout_ms: int | None = None,
+    ) -> dominion_dot_v1_dot_dominion__pb2.GetReplayResponse:
+        return await self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="GetReplay",
+                service_name="dominion.v1.DominionService",
+                input=dominion_dot_v1_dot_dominion__pb2.GetReplayRequest,
+                output=dominion_dot_v1_dot_dominion__pb2.GetReplayResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+
 
 class DominionServiceSync(Protocol):
     def list_cards(self, request: dominion_dot_v1_dot_dominion__pb2.ListCardsRequest, ctx: RequestContext) -> dominion_dot_v1_dot_dominion__pb2.ListCardsResponse:
@@ -422,6 +455,8 @@ class DominionServiceSync(Protocol):
     def play_seats(self, request: Iterator[dominion_dot_v1_dot_dominion__pb2.PlaySeatsRequest], ctx: RequestContext) -> Iterator[dominion_dot_v1_dot_dominion__pb2.PlaySeatsResponse]:
         raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
     def get_record(self, request: dominion_dot_v1_dot_dominion__pb2.GetRecordRequest, ctx: RequestContext) -> dominion_dot_v1_dot_dominion__pb2.GetRecordResponse:
+        raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
+    def get_replay(self, request: dominion_dot_v1_dot_dominion__pb2.GetReplayRequest, ctx: RequestContext) -> dominion_dot_v1_dot_dominion__pb2.GetReplayResponse:
         raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
 
 
@@ -538,6 +573,16 @@ class DominionServiceWSGIApplication(ConnectWSGIApplication):
                         idempotency_level=IdempotencyLevel.UNKNOWN,
                     ),
                     function=service.get_record,
+                ),
+                "/dominion.v1.DominionService/GetReplay": EndpointSync.unary(
+                    method=MethodInfo(
+                        name="GetReplay",
+                        service_name="dominion.v1.DominionService",
+                        input=dominion_dot_v1_dot_dominion__pb2.GetReplayRequest,
+                        output=dominion_dot_v1_dot_dominion__pb2.GetReplayResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                    ),
+                    function=service.get_replay,
                 ),
             },
             interceptors=interceptors,
@@ -766,6 +811,26 @@ class DominionServiceClientSync(ConnectClientSync):
                 service_name="dominion.v1.DominionService",
                 input=dominion_dot_v1_dot_dominion__pb2.GetRecordRequest,
                 output=dominion_dot_v1_dot_dominion__pb2.GetRecordResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+
+    def get_replay(
+        self,
+        request: dominion_dot_v1_dot_dominion__pb2.GetReplayRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None,
+        timeout_ms: int | None = None,
+    ) -> dominion_dot_v1_dot_dominion__pb2.GetReplayResponse:
+        return self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="GetReplay",
+                service_name="dominion.v1.DominionService",
+                input=dominion_dot_v1_dot_dominion__pb2.GetReplayRequest,
+                output=dominion_dot_v1_dot_dominion__pb2.GetReplayResponse,
                 idempotency_level=IdempotencyLevel.UNKNOWN,
             ),
             headers=headers,

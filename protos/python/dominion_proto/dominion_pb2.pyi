@@ -34,7 +34,7 @@ PHASE_CLEANUP: Phase
 PHASE_OVER: Phase
 
 class Card(_message.Message):
-    __slots__ = ("name", "cost", "types", "set", "editions", "text", "coins", "vp")
+    __slots__ = ("name", "cost", "types", "set", "editions", "text", "coins", "vp", "plural")
     NAME_FIELD_NUMBER: _ClassVar[int]
     COST_FIELD_NUMBER: _ClassVar[int]
     TYPES_FIELD_NUMBER: _ClassVar[int]
@@ -43,6 +43,7 @@ class Card(_message.Message):
     TEXT_FIELD_NUMBER: _ClassVar[int]
     COINS_FIELD_NUMBER: _ClassVar[int]
     VP_FIELD_NUMBER: _ClassVar[int]
+    PLURAL_FIELD_NUMBER: _ClassVar[int]
     name: str
     cost: int
     types: _containers.RepeatedScalarFieldContainer[str]
@@ -51,7 +52,8 @@ class Card(_message.Message):
     text: str
     coins: int
     vp: int
-    def __init__(self, name: _Optional[str] = ..., cost: _Optional[int] = ..., types: _Optional[_Iterable[str]] = ..., set: _Optional[str] = ..., editions: _Optional[_Iterable[str]] = ..., text: _Optional[str] = ..., coins: _Optional[int] = ..., vp: _Optional[int] = ...) -> None: ...
+    plural: str
+    def __init__(self, name: _Optional[str] = ..., cost: _Optional[int] = ..., types: _Optional[_Iterable[str]] = ..., set: _Optional[str] = ..., editions: _Optional[_Iterable[str]] = ..., text: _Optional[str] = ..., coins: _Optional[int] = ..., vp: _Optional[int] = ..., plural: _Optional[str] = ...) -> None: ...
 
 class ListCardsRequest(_message.Message):
     __slots__ = ()
@@ -622,13 +624,65 @@ class GetRecordRequest(_message.Message):
     def __init__(self, game_id: _Optional[str] = ...) -> None: ...
 
 class GetRecordResponse(_message.Message):
-    __slots__ = ("config", "answers", "scores", "winners")
+    __slots__ = ("config", "answers", "scores", "winners", "engine_version", "bots")
     CONFIG_FIELD_NUMBER: _ClassVar[int]
     ANSWERS_FIELD_NUMBER: _ClassVar[int]
     SCORES_FIELD_NUMBER: _ClassVar[int]
     WINNERS_FIELD_NUMBER: _ClassVar[int]
+    ENGINE_VERSION_FIELD_NUMBER: _ClassVar[int]
+    BOTS_FIELD_NUMBER: _ClassVar[int]
     config: GameConfig
     answers: _containers.RepeatedCompositeFieldContainer[RecordedAnswer]
     scores: _containers.RepeatedScalarFieldContainer[int]
     winners: _containers.RepeatedScalarFieldContainer[int]
-    def __init__(self, config: _Optional[_Union[GameConfig, _Mapping]] = ..., answers: _Optional[_Iterable[_Union[RecordedAnswer, _Mapping]]] = ..., scores: _Optional[_Iterable[int]] = ..., winners: _Optional[_Iterable[int]] = ...) -> None: ...
+    engine_version: str
+    bots: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, config: _Optional[_Union[GameConfig, _Mapping]] = ..., answers: _Optional[_Iterable[_Union[RecordedAnswer, _Mapping]]] = ..., scores: _Optional[_Iterable[int]] = ..., winners: _Optional[_Iterable[int]] = ..., engine_version: _Optional[str] = ..., bots: _Optional[_Iterable[str]] = ...) -> None: ...
+
+class GetReplayRequest(_message.Message):
+    __slots__ = ("game_id", "record", "seat", "step", "log_from")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    RECORD_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    STEP_FIELD_NUMBER: _ClassVar[int]
+    LOG_FROM_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    record: GetRecordResponse
+    seat: int
+    step: int
+    log_from: int
+    def __init__(self, game_id: _Optional[str] = ..., record: _Optional[_Union[GetRecordResponse, _Mapping]] = ..., seat: _Optional[int] = ..., step: _Optional[int] = ..., log_from: _Optional[int] = ...) -> None: ...
+
+class CardCount(_message.Message):
+    __slots__ = ("card", "count", "vp")
+    CARD_FIELD_NUMBER: _ClassVar[int]
+    COUNT_FIELD_NUMBER: _ClassVar[int]
+    VP_FIELD_NUMBER: _ClassVar[int]
+    card: str
+    count: int
+    vp: int
+    def __init__(self, card: _Optional[str] = ..., count: _Optional[int] = ..., vp: _Optional[int] = ...) -> None: ...
+
+class FinalDeck(_message.Message):
+    __slots__ = ("seat", "cards")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    CARDS_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    cards: _containers.RepeatedCompositeFieldContainer[CardCount]
+    def __init__(self, seat: _Optional[int] = ..., cards: _Optional[_Iterable[_Union[CardCount, _Mapping]]] = ...) -> None: ...
+
+class GetReplayResponse(_message.Message):
+    __slots__ = ("view", "step", "steps", "next", "decks", "log_length")
+    VIEW_FIELD_NUMBER: _ClassVar[int]
+    STEP_FIELD_NUMBER: _ClassVar[int]
+    STEPS_FIELD_NUMBER: _ClassVar[int]
+    NEXT_FIELD_NUMBER: _ClassVar[int]
+    DECKS_FIELD_NUMBER: _ClassVar[int]
+    LOG_LENGTH_FIELD_NUMBER: _ClassVar[int]
+    view: View
+    step: int
+    steps: int
+    next: RecordedAnswer
+    decks: _containers.RepeatedCompositeFieldContainer[FinalDeck]
+    log_length: int
+    def __init__(self, view: _Optional[_Union[View, _Mapping]] = ..., step: _Optional[int] = ..., steps: _Optional[int] = ..., next: _Optional[_Union[RecordedAnswer, _Mapping]] = ..., decks: _Optional[_Iterable[_Union[FinalDeck, _Mapping]]] = ..., log_length: _Optional[int] = ...) -> None: ...

@@ -89,6 +89,11 @@ class DominionServiceStub:
                 request_serializer=dominion_dot_v1_dot_dominion__pb2.GetRecordRequest.SerializeToString,
                 response_deserializer=dominion_dot_v1_dot_dominion__pb2.GetRecordResponse.FromString,
                 _registered_method=True)
+        self.GetReplay = channel.unary_unary(
+                '/dominion.v1.DominionService/GetReplay',
+                request_serializer=dominion_dot_v1_dot_dominion__pb2.GetReplayRequest.SerializeToString,
+                response_deserializer=dominion_dot_v1_dot_dominion__pb2.GetReplayResponse.FromString,
+                _registered_method=True)
 
 
 class DominionServiceServicer:
@@ -204,6 +209,17 @@ class DominionServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetReplay(self, request, context):
+        """A finished game step by step, for a replay viewer: the table after `step` answers as one
+        seat saw it (or a spectator), with the log to that point; at the end, every seat's cards
+        and VP by card. From a finished game of this server (FAILED_PRECONDITION while it goes on)
+        or from a record the caller gives (GetRecord's, or a `simulate --records` line's).
+        INVALID_ARGUMENT for a record that is not a game of this engine.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_DominionServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -261,6 +277,11 @@ def add_DominionServiceServicer_to_server(servicer, server):
                     servicer.GetRecord,
                     request_deserializer=dominion_dot_v1_dot_dominion__pb2.GetRecordRequest.FromString,
                     response_serializer=dominion_dot_v1_dot_dominion__pb2.GetRecordResponse.SerializeToString,
+            ),
+            'GetReplay': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetReplay,
+                    request_deserializer=dominion_dot_v1_dot_dominion__pb2.GetReplayRequest.FromString,
+                    response_serializer=dominion_dot_v1_dot_dominion__pb2.GetReplayResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -560,6 +581,33 @@ class DominionService:
             '/dominion.v1.DominionService/GetRecord',
             dominion_dot_v1_dot_dominion__pb2.GetRecordRequest.SerializeToString,
             dominion_dot_v1_dot_dominion__pb2.GetRecordResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetReplay(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/dominion.v1.DominionService/GetReplay',
+            dominion_dot_v1_dot_dominion__pb2.GetReplayRequest.SerializeToString,
+            dominion_dot_v1_dot_dominion__pb2.GetReplayResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -1,0 +1,143 @@
+"""PostgreSQL storage on its own: the database picks one of two racing answers, a server holds
+its database, the schema is versioned, and a password is never shown."""
+from __future__ import annotations
+
+import logging
+import threading
+
+import psycopg
+import pytest
+
+import dominion
+from dominion_service.storage import (AnswerConflict, SeatRecord, StorageError, StoredGame,
+                                      open_storage)
+from dominion_service.storage_pg import PG_MIGRATIONS, PostgresStorage, redact
+from tests.postgres_server import PASSWORD
+
+ROUNDS = 20
+
+
+def test_of_two_storages_racing_for_one_decision_the_database_stores_exactly_one(pg_url,
+                                                                                  kingdom):
+    """Two storage objects (as two servers would have) on one database write answer N of the
+    same game at the same moment, N = 0..19: each time one is stored and the other is refused
+    with AnswerConflict, and the record holds the winner's answer."""
+    first, second = (PostgresStorage(pg_url, exclusive=False) for _ in range(2))
+    try:
+        first.create_game(StoredGame("race", dominion.Config(("A", "B"), kingdom, 1, 0),
+                                     (SeatRecord("", ""),) * 2, 0.0))
+        barrier = threading.Barrier(2)
+        winners = []
+        for number in range(ROUNDS):
+            outcomes = {}
+
+            def write(storage, seat):
+                barrier.wait()
+                try:
+                    if number % 2:   # both ways of writing: one row, and a group commit
+                        storage.append_answer("race", number, seat, dominion.Move("end_phase"))
+                        outcomes[seat] = None
+                    else:
+                        (outcomes[seat],) = storage.append_answers(
+                            [("race", number, seat, dominion.Move("end_phase"))])
+                except AnswerConflict as e:
+                    outcomes[seat] = e
+
+            threads = [threading.Thread(target=write, args=(s, seat))
+                       for seat, s in enumerate((first, second))]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join(30)
+            stored = [seat for seat, e in outcomes.items() if e is None]
+            refused = [e for e in outcomes.values() if e is not None]
+            assert len(stored) == 1 and len(refused) == 1, outcomes
+            assert isinstance(refused[0], AnswerConflict)
+            assert "stored first" in str(refused[0])
+            winners.append(stored[0])
+        record = second.load_game("race")
+        assert [seat for seat, _ in record.answers] == winners
+    finally:
+        first.close()
+        second.close()
+
+
+def test_a_database_a_server_holds_is_refused_to_a_second_one_until_it_closes(pg_url):
+    holder = open_storage(pg_url)
+    with pytest.raises(StorageError, match="in use by another server"):
+        open_storage(pg_url)
+    holder.close()
+    open_storage(pg_url).close()
+
+
+def test_a_new_database_gets_every_schema_step_once_even_when_servers_start_together(pg_url):
+    storages = [None] * 4
+
+    def open_one(i):
+        storages[i] = PostgresStorage(pg_url, exclusive=False)
+
+    threads = [threading.Thread(target=open_one, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    try:
+        assert all(s is not None and s.schema_version() == PG_MIGRATIONS[-1].version
+                   for s in storages)
+    finally:
+        for s in storages:
+            if s is not None:
+                s.close()
+    with psycopg.connect(pg_url) as conn:
+        assert conn.execute("SELECT version FROM schema_version").fetchall() == [(1,)]
+
+
+def test_the_password_is_never_shown(postgres, pg_url, monkeypatch, caplog):
+    """A wrong password, an unreachable server, and a password from PGPASSWORD: each error is a
+    StorageError that does not contain the password, nothing logged contains it, and the
+    database's name as shown masks it."""
+    caplog.set_level(logging.DEBUG)
+    dbname = pg_url.rsplit("/", 1)[1]
+    wrong = "Wr0ng-and-Secret"
+    cases = [postgres.url(dbname, password=wrong),
+             f"postgresql://postgres:{wrong}@127.0.0.1:1/{dbname}",
+             f"postgresql://127.0.0.1:{postgres.port}/{dbname}?user=postgres&password={wrong}"]
+    for url in cases:
+        with pytest.raises(StorageError) as info:
+            open_storage(url)
+        assert wrong not in str(info.value) and "***" in str(info.value), str(info.value)
+    monkeypatch.setenv("PGPASSWORD", wrong)
+    with pytest.raises(StorageError) as info:
+        open_storage(postgres.url(dbname, password=None))
+    assert "password authentication failed" in str(info.value)
+    assert wrong not in str(info.value)
+    assert wrong not in caplog.text
+    monkeypatch.setenv("PGPASSWORD", PASSWORD)   # the environment's credentials are used
+    storage = open_storage(postgres.url(dbname, password=None))
+    assert PASSWORD not in storage.path
+    storage.close()
+    assert redact(postgres.url(dbname)) == \
+        f"postgresql://postgres:***@127.0.0.1:{postgres.port}/{dbname}"
+
+
+def test_after_the_database_restarts_one_write_fails_unstored_and_the_next_go_through(
+        postgres, pg_url, kingdom):
+    """A restart of PostgreSQL ends the storage's connections: the write in flight fails
+    (and is not stored: the server answers UNAVAILABLE, the client sends it again), the pool
+    connects again, and the server lock is taken again, so a second server is still refused."""
+    storage = open_storage(pg_url)
+    try:
+        storage.create_game(StoredGame("g", dominion.Config(("A", "B"), kingdom, 1, 0),
+                                       (SeatRecord("", ""),) * 2, 0.0))
+        move = dominion.Move("end_phase")
+        storage.append_answer("g", 0, 0, move)
+        postgres.restart()
+        with pytest.raises(psycopg.OperationalError):
+            storage.append_answers([("g", 1, 0, move)])
+        assert storage.append_answers([("g", 1, 0, move)]) == [None]
+        storage.append_answer("g", 2, 1, move)
+        assert [seat for seat, _ in storage.load_game("g").answers] == [0, 0, 1]
+        with pytest.raises(StorageError, match="in use by another server"):
+            open_storage(pg_url)
+    finally:
+        storage.close()
