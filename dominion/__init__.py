@@ -18,18 +18,18 @@ from .engine import cost, score_by_card
 from .errors import (DominionError, GameOverError, IllegalAnswerError, InvalidConfigError,
                      InvalidKingdomError, InvalidPositionError, NotYourDecisionError,
                      StaleAnswerError, UnknownCardError)
-from .game import (ENGINE_VERSION, SEED_LIMIT, Inspection, answer_from_data, answer_to_data,
-                   record_from_data, record_to_data, PlayerView, Record, SeatZones, View,
-                   check_seed,
-                   decision_number, inspect, is_over, make_config, new_game, pending,
-                   player_score, position, public_decision, record, replay, score, step, view,
-                   visible_event, winners)
+from .game import (ENGINE_VERSION, SEED_LIMIT, Record, answer_from_data, answer_to_data,
+                   check_seed, decision_number, is_over, make_config, new_game, pending,
+                   player_score, record, record_from_data, record_to_data, replay, score, step,
+                   winners)
+from .positions import Inspection, SeatZones, inspect, position
+from .views import PlayerView, View, public_decision, view, visible_event
 from .kingdoms import RECOMMENDED, kingdom_pool, resolve_kingdom
 from .text import (STYLES, a_card, card_list, describe_waiting, log_header, log_line, log_lines,
                    name_prefixes, plural, render)
 from .state import (ACTION, BUY, CHOOSE, CLEANUP, END_PHASE, ORDER, OVER, PLAY, PLAY_TREASURES,
                     SELECT, TURN, Config, Decision, Event, Move, PlayerState, PublicDecision,
-                    State)
+                    State, TurnEffects)
 
 __all__ = [
     "COMPILED", "SEED_LIMIT", "check_seed", "ENGINE_VERSION", "record_to_data", "record_from_data",
@@ -40,7 +40,7 @@ __all__ = [
     "STYLES", "log_header", "log_lines", "name_prefixes",
     "card_list", "a_card", "plural", "public_decision", "PublicDecision", "CARDS", "SETS",
     "RECOMMENDED", "Card", "Config", "Decision", "Event", "Move", "PlayerState", "PlayerView",
-    "Record", "State", "View", "TURN", "SELECT", "CHOOSE", "ORDER", "PLAY", "PLAY_TREASURES",
+    "Record", "State", "TurnEffects", "View", "TURN", "SELECT", "CHOOSE", "ORDER", "PLAY", "PLAY_TREASURES",
     "BUY", "END_PHASE", "ACTION", "CLEANUP", "OVER", "DominionError", "UnknownCardError",
     "InvalidKingdomError", "InvalidConfigError", "InvalidPositionError", "IllegalAnswerError",
     "NotYourDecisionError", "StaleAnswerError", "GameOverError",

@@ -8,6 +8,8 @@ COMPILED_MODULES = (
     "dominion.rng",
     "dominion.engine",
     "dominion.game",
+    "dominion.views",
+    "dominion.positions",
     "dominion.bots.knowledge",
     "dominion.bots.policy",
     "dominion.bots.strategy",

@@ -32,6 +32,9 @@ class Card:
     runs when the card is revealed against an Attack; ``can_react(w, player)`` says whether it may
     be revealed now. ``victory_points(cards)`` computes variable VP from all the owner's cards.
     ``editions`` are the sets whose Kingdom pool includes the card (shared cards are in both).
+    ``treasure_bonus(names, mark) -> (extra $, new mark)``: for a card with a turn-long effect on
+    Treasures, what the Treasures ``names`` played together make more while the card has a
+    ``mark`` this turn (`TurnEffects.marks`, set by its effect with `engine.set_turn_mark`).
 
     Facts the end-of-game rule reads (`engine.deadlocked`): ``changes_supply``: the text can
     gain a card from the Supply or trash one from it, for anyone; ``coins_up_to``: the most $
@@ -59,6 +62,7 @@ class Card:
     changes_supply: bool = False
     coins_up_to: Optional[int] = -1           # -1: the card's value or +$ (set below)
     plays_twice: bool = False
+    treasure_bonus: Optional[Callable] = field(default=None, compare=False)
     # Derived from ``types`` and ``set`` in `__post_init__` (read at nearly every step).
     is_action: bool = field(default=False, init=False, repr=False, compare=False)
     is_treasure: bool = field(default=False, init=False, repr=False, compare=False)

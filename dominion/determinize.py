@@ -10,6 +10,10 @@ put every card there themselves). Inferences a program draws from the log's hist
 opponent gained into their hand, a Victory card Bureaucrat put on a deck) are not applied: a
 search that tracks them can reject samples that contradict them.
 
+A card passed face down between two other seats (Masquerade) is one the player did not see: where
+the receiver still holds it hidden, it trades places with a card drawn from the giver's hidden
+cards (the VP the player's view shows counts such a card for its giver, so it stays the same).
+
 Cards named by work in progress (a card half-resolved: a Masquerade pass already chosen, a
 Library draw being looked at) keep their places, so that the state stays playable. The log is
 kept as it is (other seats' private events no longer match their cards), and the result is not
@@ -21,6 +25,7 @@ from collections import Counter
 
 from . import rng
 from .card import CARDS
+from .engine import scores_by_pass, zones_score
 from .errors import InvalidConfigError
 from .game import check_seed
 from .state import State
@@ -37,6 +42,7 @@ def determinize(state: State, player: int, seed: int) -> State:
     pinned = Counter(_card_names(state.stack))
     first = _zones_in_work(state.stack)
     generator = rng.seed_state(seed ^ 0x44455445524D)
+    generator, state = _swap_unseen_passes(state, player, generator, pinned)
     players = []
     for seat, ps in enumerate(state.players):
         if seat == player:
@@ -48,6 +54,55 @@ def determinize(state: State, player: int, seed: int) -> State:
             generator, (ps.hand, ps.deck, ps.looking, under), pinned, first)
         players.append(ps._replace(hand=hand, deck=deck, looking=looking, discard=under + top))
     return state._replace(players=tuple(players), rng=rng.seed_state(seed))
+
+
+def _swap_unseen_passes(state: State, player: int, generator: int, pinned: Counter) -> tuple:
+    """(generator, state) with every card passed face down that ``player`` did not see
+    (Masquerade between two other seats) replaced, where the receiver still holds it hidden, by
+    a card drawn from the giver's hidden cards: the two cards trade places, the log's pass event
+    and the scores follow. ``player`` cannot tell which card went; the cards each seat is
+    publicly known to hold, and so the VP its view shows (`views.known_vp`), stay the same.
+    A card passed face down between two other seats (Masquerade) is one the player did not see: where
+the receiver still holds it hidden, it trades places with a card drawn from the giver's hidden
+cards (the VP the player's view shows counts such a card for its giver, so it stays the same).
+
+Cards named by work in progress (``pinned``) never move."""
+    log = state.log
+    passes = [(i, e) for i, e in enumerate(log)
+              if e.kind == "pass" and e.seen_by is not None and player not in e.seen_by]
+    if not passes:
+        return generator, state
+    zones = [[list(ps.hand), list(ps.deck), list(ps.looking), list(ps.discard[:-1])]
+             for ps in state.players]
+    swapped = False
+    for i, event in passes:
+        giver, receiver, name = event.player, event.detail, event.cards[0]
+        if pinned[name]:
+            continue
+        held = [(z, k) for z, zone in enumerate(zones[receiver])
+                for k, card in enumerate(zone) if card == name]
+        candidates = [(z, k) for z, zone in enumerate(zones[giver])
+                      for k, card in enumerate(zone) if not pinned[card]]
+        if not held or not candidates:
+            continue
+        generator, j = rng.below(generator, len(candidates))
+        z, k = candidates[j]
+        other = zones[giver][z][k]
+        zones[giver][z][k] = name
+        rz, rk = held[0]
+        zones[receiver][rz][rk] = other
+        log = log.set(i, event._replace(cards=(other,)))
+        swapped = True
+    if not swapped:
+        return generator, state
+    players = tuple(ps._replace(hand=tuple(hand), deck=tuple(deck), looking=tuple(looking),
+                                discard=tuple(under) + ps.discard[-1:])
+                    for ps, (hand, deck, looking, under) in zip(state.players, zones))
+    pile_names = state.pile_names
+    hidden = tuple((e.player, e.detail, e.cards[0], e.seen_by) for e in log
+                   if e.kind == "pass" and scores_by_pass(pile_names, e.cards[0]))
+    return generator, state._replace(players=players, log=log, hidden_passes=hidden,
+                                     vp=tuple(zones_score(ps) for ps in players))
 
 
 # Another seat's zones as `determinize` redeals them, by index: hand, deck, looking, and the

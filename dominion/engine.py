@@ -19,8 +19,8 @@ from . import rng
 from .card import CARDS, CONTINUATIONS, FRAME_NAMES, continuation
 from .errors import IllegalAnswerError
 from .state import (ACTION, BUY, CHOOSE, CLEANUP, END_PHASE, ORDER, OVER, PLAY, PLAY_TREASURES,
-                    SELECT, TURN, BUY as BUY_VERB, Config, Decision, Event, Move, PlayerState,
-                    State)
+                    NO_EFFECTS, SELECT, TURN, BUY as BUY_VERB, Config, Decision, Event, Move,
+                    PlayerState, State, TurnEffects)
 
 ASK: Final = "?"
 _new_tuple: Final = tuple.__new__  # builds a NamedTuple from its fields, not by its Python __new__
@@ -90,29 +90,25 @@ class Work:
     coins: int
     turn: int
     turns_taken: tuple
-    actions_played: int
-    cost_reduction: int
-    copper_bonus: int
-    merchants: int
-    silvers_played: int
-    bought: bool
-    left_play: tuple
+    effects: TurnEffects
     next_uid: int
-    immune: tuple
     stack: list
     rng: int
     log: PVector
     answers: PVector
     vp: tuple
+    hidden_passes: tuple
     events: list
     owners_changed: Optional[set]   # seats whose cards changed owner in this step
 
     def __init__(self, s: State):
+        # Unpacked by position, in `State._fields` order, as `freeze` packs them: reading the
+        # fields by name instead cost 9% of a simulation's speed in the compiled engine.
+        # tests/properties/test_positions.py round-trips a state through a Work.
         (self.config, self.pile_names, self.supply, self.trash, players, self.current, self.phase,
-         self.actions, self.buys, self.coins, self.turn, self.turns_taken, self.actions_played,
-         self.cost_reduction, self.copper_bonus, self.merchants, self.silvers_played,
-         self.bought, self.left_play, self.next_uid, self.immune, stack, self.rng, self.log,
-         self.answers, self.vp) = s
+         self.actions, self.buys, self.coins, self.turn, self.turns_taken, self.effects,
+         self.next_uid, stack, self.rng, self.log, self.answers, self.vp,
+         self.hidden_passes) = s
         self.players = Seats(players)
         self.stack = list(stack)
         self.events = []
@@ -130,13 +126,11 @@ class Work:
         for seat, p in seats.used.items():  # the seats used in this step
             players[seat] = _new_tuple(PlayerState, (p.hand, p.deck, p.discard, p.in_play,
                                                      p.aside, p.looking))
-        return _new_tuple(State, (
-            self.config, self.pile_names, self.supply, self.trash, tuple(players),
-            self.current, self.phase, self.actions,
-            self.buys, self.coins, self.turn, self.turns_taken, self.actions_played,
-            self.cost_reduction, self.copper_bonus, self.merchants, self.silvers_played,
-            self.bought, self.left_play, self.next_uid, self.immune, tuple(self.stack), self.rng,
-            log, self.answers, self.vp))
+        return _new_tuple(State, (   # in `State._fields` order, as `__init__` unpacks them
+            self.config, self.pile_names, self.supply, self.trash, tuple(players), self.current,
+            self.phase, self.actions, self.buys, self.coins, self.turn, self.turns_taken,
+            self.effects, self.next_uid, tuple(self.stack), self.rng, log, self.answers, self.vp,
+            self.hidden_passes))
 
     # Small conveniences used everywhere.
     @property
@@ -280,7 +274,7 @@ def card_cost(name: str, reduction: int) -> int:
 
 def cost(w, name: str) -> int:
     """A card's cost now. Works on a `Work` or a `State`."""
-    return card_cost(name, w.cost_reduction)
+    return card_cost(name, w.effects.cost_reduction)
 
 
 @lru_cache(maxsize=None)
@@ -362,7 +356,7 @@ def vp_change(w: Work, player: int, name: str, sign: int) -> None:
     """``player`` gained (``sign`` 1) or lost (-1) the card ``name``: their VP changes by the
     card's VP, or, in a game with a card whose VP depends on the others (Gardens, Duke), is
     counted again when the step ends (`owner_changed`)."""
-    if _variable_vp_in(w.pile_names):
+    if variable_vp_in(w.pile_names):
         owner_changed(w, player)
         return
     vp = _vp_marks().get(name)
@@ -373,7 +367,7 @@ def vp_change(w: Work, player: int, name: str, sign: int) -> None:
 
 
 @lru_cache(maxsize=64)
-def _variable_vp_in(pile_names: tuple) -> bool:
+def variable_vp_in(pile_names: tuple) -> bool:
     """Whether any Supply pile's card scores by the owner's other cards (memoized per game)."""
     variable = _vp_tables()[1]
     return any(name in variable for name in pile_names)
@@ -404,9 +398,13 @@ def _zones_score(zones: tuple) -> int:
 
 
 def _score_by_kind(cards: tuple) -> int:
+    return score_counts(Counter(cards))
+
+
+def score_counts(counts: Counter) -> int:
+    """Victory points of the cards counted in ``counts`` (name -> how many)."""
     fixed = _vp_tables()[0]
     total = 0
-    counts = Counter(cards)
     for name, k in counts.items():
         c = CARDS[name]
         if c.victory_points is not None:
@@ -588,7 +586,7 @@ def trash(w: Work, player: int, cards: tuple, src: str = "hand") -> None:
 def still_in_play(w, player: int, name: str, uid: int) -> bool:
     """Whether the played card ``uid`` has not left play this turn (a card may trash itself
     only once, even when Throne Room plays it twice)."""
-    return uid not in w.left_play and name in w.players[player].in_play
+    return uid not in w.effects.left_play and name in w.players[player].in_play
 
 
 def trash_self(w: Work, player: int, name: str, uid: int) -> bool:
@@ -596,7 +594,7 @@ def trash_self(w: Work, player: int, name: str, uid: int) -> bool:
     Throne Room the second play finds it gone and does not trash another copy."""
     if not still_in_play(w, player, name, uid):
         return False
-    w.left_play += (uid,)
+    set_effect(w, "left_play", w.effects.left_play + (uid,))
     trash(w, player, (name,), "in_play")
     return True
 
@@ -614,6 +612,27 @@ def gain(w: Work, player: int, name: str, to: str = "discard", event: str = "gai
     vp_change(w, player, name, 1)
     log(w, event, player, (name,), None, to)
     return True
+
+
+def pass_card(w: Work, giver: int, receiver: int, name: str) -> None:
+    """``giver``'s card ``name``, already taken from its hand, goes into ``receiver``'s hand
+    face down (Masquerade; rulebook, 1st ed.: a passed card is not revealed to the other
+    players): only the two of them see which card it was. A pass that can change a score is
+    kept in ``hidden_passes``, so that the others' views count the card where they last saw it
+    (`views.known_vp`)."""
+    w.players[receiver].hand += (name,)
+    owner_changed(w, giver)
+    owner_changed(w, receiver)
+    seen_by = (giver, receiver)
+    if scores_by_pass(w.pile_names, name):
+        w.hidden_passes += ((giver, receiver, name, seen_by),)
+    log(w, "pass", giver, (name,), seen_by, receiver)
+
+
+def scores_by_pass(pile_names: tuple, name: str) -> bool:
+    """Whether passing ``name`` can change a score in this game: it has VP, or some card's VP
+    depends on the owner's other cards (Gardens counts every card)."""
+    return variable_vp_in(pile_names) or bool(_vp_marks().get(name))
 
 
 def gain_from_trash(w: Work, player: int, name: str, to: str = "discard") -> None:
@@ -684,9 +703,9 @@ def resolve_play(w: Work, player: int, name: str, uid: int, again: bool = False)
     if c.is_treasure:
         w.coins += treasure_value(w, name)
     if c.is_action:
-        w.actions_played += 1
+        set_effect(w, "actions_played", w.effects.actions_played + 1)
         if c.is_attack:
-            w.immune = ()
+            set_effect(w, "immune", ())
             push(w, _apply_action, player, name, uid)
             for victim in reversed(others(w, player)):
                 push(w, reaction_window, victim, player, name)
@@ -725,23 +744,51 @@ def treasure_value(w: Work, name: str) -> int:
 
 def treasures_value(w: Work, names: tuple) -> int:
     """Coins the Treasures ``names`` make when played now, one after the other: their printed
-    value, +$1 per Copper for each Coppersmith played this turn, and +$1 per Merchant played
-    this turn on the first Silver (rulebook, Merchant). Counts the Silvers played."""
+    value, and what the cards with a mark this turn add (`Card.treasure_bonus`: Coppersmith,
+    Merchant), which may change their marks."""
     table = _treasure_table()
-    value = coppers = silvers = 0
+    value = 0
     for name in names:
         value += table[name]
-        if name == "Copper":
-            coppers += 1
-        elif name == "Silver":
-            silvers += 1
-    if w.copper_bonus:
-        value += w.copper_bonus * coppers
-    if silvers:
-        if w.silvers_played == 0:
-            value += w.merchants
-        w.silvers_played += silvers
+    marks = w.effects.marks
+    if marks:
+        new = []
+        for card_name, mark in marks:
+            bonus = CARDS[card_name].treasure_bonus
+            if bonus is not None:
+                extra, mark = bonus(names, mark)
+                value += extra
+            new.append((card_name, mark))
+        set_effect(w, "marks", tuple(new))
     return value
+
+
+_EFFECT_AT: Final = {name: i for i, name in enumerate(TurnEffects._fields)}
+
+
+def set_effect(w: Work, name: str, value) -> None:
+    """Set one field of this turn's effects (`TurnEffects`), e.g. ``set_effect(w,
+    "cost_reduction", 2)``. Built from the record's fields directly: a NamedTuple's
+    ``_replace`` runs as Python and cost 6% of a compiled simulation (measured), as the Buy
+    phase sets ``bought`` every turn."""
+    fields = list(w.effects)
+    fields[_EFFECT_AT[name]] = value
+    w.effects = _new_tuple(TurnEffects, fields)
+
+
+def turn_mark(w, name: str, default=None):
+    """The value card ``name`` marked this turn (`TurnEffects.marks`), or ``default``."""
+    for card_name, mark in w.effects.marks:
+        if card_name == name:
+            return mark
+    return default
+
+
+def set_turn_mark(w: Work, name: str, value) -> None:
+    """Mark this turn with ``value`` for card ``name`` (its turn-long effect); gone at the
+    turn's end (`reset_turn`)."""
+    marks = tuple(sorted([m for m in w.effects.marks if m[0] != name] + [(name, value)]))
+    set_effect(w, "marks", marks)
 
 
 @continuation
@@ -767,7 +814,7 @@ def replay(w: Work, player: int, name: str, uid: int) -> None:
 
 def attacked(w, attacker: int) -> list[int]:
     """The other players an Attack affects, in turn order: those who revealed no Moat."""
-    immune = w.immune
+    immune = w.effects.immune
     return [v for v in others(w, attacker) if v not in immune]
 
 
@@ -825,17 +872,21 @@ def _reaction_answer(w: Work, chosen: tuple, victim: int, attacker: int, attack:
 def start_turn(w: Work) -> None:
     p = w.current
     w.phase = ACTION
-    w.actions, w.buys, w.coins = 1, 1, 0
-    w.actions_played = w.cost_reduction = w.copper_bonus = w.merchants = w.silvers_played = 0
-    w.bought = False
-    w.left_play = ()
-    w.immune = ()
+    reset_turn(w, 1)
     w.turn += 1
     taken = list(w.turns_taken)
     taken[p] += 1
     w.turns_taken = tuple(taken)
     log(w, "turn", p, (), None, taken[p])  # the player's own turn number, as people count
     action_phase(w)  # called, not pushed: it is the last thing a turn's start does
+
+
+def reset_turn(w: Work, actions_and_buys: int) -> None:
+    """The one place a turn's counters and effects start afresh: at the turn's start (1 Action,
+    1 Buy) and at its Clean-up (0 of each)."""
+    w.actions = w.buys = actions_and_buys
+    w.coins = 0
+    w.effects = NO_EFFECTS
 
 
 ACTION_PROMPT = "Action phase: play an Action or end the phase"
@@ -891,15 +942,15 @@ def buy_phase(w: Work) -> None:
     """The Buy phase's standing decision: play Treasures (until the first buy), buy, or end.
     Skipped when there is nothing to do but end, unless the game asks every question."""
     p = w.current
-    plays = () if w.bought else treasure_moves(frozenset(w.players[p].hand))
+    plays = () if w.effects.bought else treasure_moves(frozenset(w.players[p].hand))
     buys: tuple = ()
     if w.buys > 0:
         supply = w.supply
         if 0 in supply:  # some pile is empty: leave it out
-            buys = tuple([m for i, m in affordable_buys(w.pile_names, w.cost_reduction, w.coins)
-                          if supply[i]])
+            buys = tuple([m for i, m in affordable_buys(w.pile_names, w.effects.cost_reduction,
+                                                        w.coins) if supply[i]])
         else:
-            buys = affordable_moves(w.pile_names, w.cost_reduction, w.coins)
+            buys = affordable_moves(w.pile_names, w.effects.cost_reduction, w.coins)
     if not plays and not buys and not w.config.always_ask:
         cleanup(w)
         return
@@ -931,7 +982,8 @@ def turn_answer(w: Work, move: Move) -> None:
     else:  # BUY
         w.buys -= 1
         w.coins -= cost(w, card)
-        w.bought = True
+        if not w.effects.bought:
+            set_effect(w, "bought", True)
         gain(w, p, card, event="buy")
         push(w, buy_phase)
 
@@ -990,11 +1042,7 @@ def cleanup(w: Work) -> None:
     pl.in_play = ()
     log(w, "cleanup", p)
     draw(w, p, 5)
-    w.actions = w.buys = w.coins = 0
-    w.cost_reduction = w.copper_bonus = w.merchants = w.silvers_played = 0
-    w.actions_played = 0
-    w.left_play = ()
-    w.immune = ()
+    reset_turn(w, 0)
     if game_ends(w) or deadlocked(w):
         w.phase = OVER
         log(w, "game_over", p)
@@ -1013,11 +1061,6 @@ _SHAPES = {
     CHOOSE: "a list or tuple of options, or one option as a string",
     ORDER: "a list or tuple of card names, the first to end on top",
 }
-
-
-def answer_shape(kind: str) -> str:
-    """The answer shape a decision of ``kind`` accepts, in words (for error messages)."""
-    return _SHAPES[kind]
 
 
 def check_answer(d: Decision, answer):

@@ -3,6 +3,18 @@
 Every error says what was wrong and what is allowed; raising never changes a game (states are
 immutable values, so a failed call simply returns nothing new).
 """
+import difflib
+
+
+def did_you_mean(value, choices) -> str:
+    """" (did you mean 'X'?)" for the choice closest to a mistyped ``value`` (the same letters
+    in another case first), or "" when none is close: one hint for every name a person types
+    (cards, Kingdoms, sets, bots), put right after the name it corrects."""
+    text = str(value)
+    names = [str(c) for c in choices]
+    same = [c for c in names if c.lower() == text.lower()]
+    close = same or difflib.get_close_matches(text, names, n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""
 
 
 class DominionError(Exception):

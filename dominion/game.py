@@ -1,32 +1,30 @@
-"""The engine's public functions: set up a game, see what it waits for, answer, look, score.
+"""The game: set up, see what it waits for, answer, record and replay, score.
 
-All of them are pure: they take states and return new values, never changing their input.
-Arguments they check themselves are annotated ``Any``: compiled by mypyc (``setup.py``), an
-``int`` parameter would turn ``True`` into 1 and refuse ``1.0`` with a bare TypeError before
-the check could say what is wrong.
+All the engine's public functions are pure: they take states and return new values, never
+changing their input. Arguments they check themselves are annotated ``Any``: compiled by mypyc
+(``setup.py``), an ``int`` parameter would turn ``True`` into 1 and refuse ``1.0`` with a bare
+TypeError before the check could say what is wrong. What a seat may see is in ``views.py``;
+positions built by hand and whole states laid open are in ``positions.py``.
 """
 from __future__ import annotations
 
+import json
 import os
 from functools import lru_cache
-from operator import itemgetter
 from typing import Any, NamedTuple, Optional
 
 from pyrsistent import pvector
 
 from . import rng
-from .card import CARDS, CONTINUATIONS, card
-from .engine import (BASIC_PILES, Work, _quote, check_answer, draw, pile_costs, player_score,
-                     push, run, start_turn, supply_count, zones_score)  # player_score: public
-from .errors import (GameOverError, InvalidConfigError, InvalidPositionError,
-                     NotYourDecisionError, StaleAnswerError)
+from .card import CARDS, CONTINUATIONS
+from .engine import (BASIC_PILES, Work, _quote, check_answer, draw, player_score, push, run,
+                     start_turn, zones_score)  # player_score: public
+from .errors import GameOverError, InvalidConfigError, NotYourDecisionError, StaleAnswerError
 from .kingdoms import resolve_kingdom
-from .state import (ACTION, BUY, SELECT, Config, Decision, Event, Move, PlayerState,
-                    PublicDecision, State)
-from .text import describe_waiting
+from .state import (ACTION, NO_EFFECTS, Config, Decision, Move, PlayerState, State)
+from .state import PUBLIC_DETAIL  # noqa: F401  (read here by the wire's converters)
 
 _new_tuple = tuple.__new__
-_KIND = itemgetter(0)   # an event's kind
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 STARTING_DECK = ("Copper",) * 7 + ("Estate",) * 3
 
@@ -121,11 +119,10 @@ def _blank_state(config: Config, pile_names: tuple, supply: tuple, players: tupl
     n = len(players)
     return State(config=config, pile_names=pile_names, supply=supply, trash=(),
                  players=players, current=current, phase=ACTION, actions=0, buys=0, coins=0,
-                 turn=0, turns_taken=(0,) * n, actions_played=0, cost_reduction=0,
-                 copper_bonus=0, merchants=0, silvers_played=0, bought=False, left_play=(),
-                 next_uid=0, immune=(), stack=(), rng=rng.seed_state(config.seed),
+                 turn=0, turns_taken=(0,) * n, effects=NO_EFFECTS,
+                 next_uid=0, stack=(), rng=rng.seed_state(config.seed),
                  log=pvector(), answers=pvector(),
-                 vp=tuple(zones_score(p) for p in players))
+                 vp=tuple(zones_score(p) for p in players), hidden_passes=())
 
 
 def new_game(config: Any = None, *, players=2, kingdom="First Game", sets=None,
@@ -153,96 +150,6 @@ def new_game(config: Any = None, *, players=2, kingdom="First Game", sets=None,
     for seat in range(n):  # each player shuffles their starting deck and draws 5
         draw(w, seat, 5)
     push(w, start_turn)
-    run(w)
-    return w.freeze()
-
-
-def position(kingdom, *, players=2, hands=None, decks=None, discards=None, in_play=None,
-             aside=None, looking=None, supply=None, trash=(), current: Any = 0,
-             phase: Any = ACTION, actions: Any = 1, buys: Any = 1, coins: Any = 0,
-             turn: Any = 1, turns_taken=None, actions_played: Any = 0, cost_reduction: Any = 0,
-             copper_bonus: Any = 0, merchants: Any = 0, silvers_played: Any = 0,
-             bought: Any = False, seed: Any = 0, always_ask: Any = False) -> State:
-    """Build a game at any position, for rules tests, puzzles and bots, and run it to the
-    position's first decision (the current player's Action or Buy phase).
-
-    ``kingdom`` is as for `new_game`. ``hands``, ``decks``, ``discards``, ``in_play``,
-    ``aside`` (set aside, public) and ``looking`` (cards only their owner is looking at) are
-    one sequence of card names per seat (missing seats: empty). **Every pile lists its top
-    card first**: decks and discard piles alike (the discard pile's first card is the one
-    everybody sees); the other zones have no top and keep the given order. ``supply`` maps
-    pile names to counts (other piles keep their setup size); ``trash`` is any sequence of
-    card names. ``phase`` is ``"action"`` or ``"buy"``; ``actions``, ``buys`` and ``coins``
-    are the current turn's, and so are its effects: ``actions_played`` (Conspirator),
-    ``cost_reduction`` (Bridges played), ``copper_bonus`` (Coppersmith), ``merchants``
-    (Merchants played) and ``silvers_played``, and ``bought`` (no more Treasures may be played).
-    ``turns_taken`` gives each seat's turns started (ties go to fewer turns); by default seat 0
-    is taken to have started the game and seats up to ``current`` are on their ``turn``-th
-    turn. The seed drives later shuffles. The position is not a record: it cannot be replayed
-    from its config, only continued. `inspect(state).position_args()` gives the arguments
-    that rebuild a turn's position.
-    """
-    names = _player_names(players)
-    n = len(names)
-    check_seed(seed)
-    kingdom = resolve_kingdom(kingdom, None, seed)
-    pile_names = supply_order(kingdom)
-    counts = [pile_size(name, n) for name in pile_names]
-    for name, count in dict(supply or {}).items():
-        card(name)
-        if name not in pile_names:
-            raise InvalidPositionError(f"{name} is not a Supply pile in this game")
-        if type(count) is not int or count < 0:
-            raise InvalidPositionError(f"Supply count for {name} must be >= 0, not {_quote(count)}")
-        counts[pile_names.index(name)] = count
-
-    def zone(lists, seat):
-        cards = tuple((lists or [])[seat]) if lists and seat < len(lists) else ()
-        for c in cards:
-            card(c)
-        return cards
-
-    for label, lists in (("hands", hands), ("decks", decks), ("discards", discards),
-                         ("in_play", in_play), ("aside", aside), ("looking", looking)):
-        if lists is not None and len(lists) > n:
-            raise InvalidPositionError(f"{label} has {len(lists)} entries for {n} players")
-    if type(current) is not int or not 0 <= current < n:
-        raise InvalidPositionError(f"current must be a seat from 0 to {n - 1}")
-    if phase not in (ACTION, BUY):
-        raise InvalidPositionError(f"phase must be {ACTION!r} or {BUY!r}, not {_quote(phase)}")
-    counters: dict[str, Any] = dict(actions=actions, buys=buys, coins=coins, actions_played=actions_played,
-                    cost_reduction=cost_reduction, copper_bonus=copper_bonus,
-                    merchants=merchants, silvers_played=silvers_played)
-    for label, value in counters.items():
-        if type(value) is not int or value < 0:
-            raise InvalidPositionError(f"{label} must be an integer >= 0, not {_quote(value)}")
-    if type(turn) is not int or turn < 1:
-        raise InvalidPositionError(f"turn must be an integer >= 1, not {_quote(turn)}")
-    if type(bought) is not bool:
-        raise InvalidPositionError(f"bought must be True or False, not {_quote(bought)}")
-    if turns_taken is None:
-        # Seat 0 is taken to have started the game: seats up to the current one are on ``turn``.
-        turns_taken = tuple(turn if s <= current else turn - 1 for s in range(n))
-    else:
-        turns_taken = tuple(turns_taken)
-        if len(turns_taken) != n or any(type(t) is not int or t < 0 for t in turns_taken) or \
-                turns_taken[current] < 1:
-            raise InvalidPositionError(f"turns_taken must be {n} integers >= 0, the current "
-                                       f"seat's >= 1, not {_quote(turns_taken)}")
-    trash = tuple(trash)
-    for c in trash:
-        card(c)
-    players_state = tuple(
-        PlayerState(hand=zone(hands, s), deck=tuple(reversed(zone(decks, s))),
-                    discard=tuple(reversed(zone(discards, s))), in_play=zone(in_play, s),
-                    aside=zone(aside, s), looking=zone(looking, s)) for s in range(n))
-    config = make_config(names, kingdom, None, seed, current, always_ask)
-    state = _blank_state(config, pile_names, tuple(counts), players_state, current)
-    from .engine import action_phase, buy_phase
-    state = state._replace(phase=phase, turn=sum(turns_taken), turns_taken=turns_taken,
-                           trash=trash, bought=bought, next_uid=1000, **counters)
-    w = Work(state)
-    push(w, action_phase if phase == ACTION else buy_phase)
     run(w)
     return w.freeze()
 
@@ -340,8 +247,14 @@ def record_to_data(rec) -> dict:
 
 
 def record_from_data(data) -> Record:
-    """The `Record` in data made by `record_to_data`; refuses a record of another engine
-    version (its answers may mean another game here) and data that is not a record."""
+    """The `Record` in data made by `record_to_data`, or in a line of JSON holding it (a line
+    of a ``--records`` file as it is); refuses a record of another engine version (its answers
+    may mean another game here) and data that is not a record."""
+    if isinstance(data, (str, bytes)):
+        try:
+            data = json.loads(data)
+        except ValueError:
+            raise InvalidConfigError("this is not a game record (not a line of JSON)") from None
     if not isinstance(data, dict) or "config" not in data or "answers" not in data:
         raise InvalidConfigError("this is not a game record (it needs config and answers)")
     version = data.get("engine_version")
@@ -369,83 +282,6 @@ def replay(rec) -> State:
 
 
 # ---------------------------------------------------------------------------------------------
-# Reading a whole state (tools and tests; not what a player may know: see `view`)
-# ---------------------------------------------------------------------------------------------
-
-class SeatZones(NamedTuple):
-    """Every zone of one seat. Piles (``deck``, ``discard``) list their top card first, as
-    `position` takes them; the other zones keep the order cards came there."""
-    name: str
-    hand: tuple
-    deck: tuple
-    discard: tuple
-    in_play: tuple
-    aside: tuple
-    looking: tuple
-    turns_taken: int
-
-
-class Inspection(NamedTuple):
-    """A whole game laid open: every card of every zone, deck orders included. For tools,
-    tests and puzzles that may know everything; a player's program reads `view` instead."""
-    config: Config
-    seats: tuple             # SeatZones per seat
-    supply: tuple            # (pile name, cards left, cost now) per pile, in Supply order
-    trash: tuple
-    current: int
-    phase: str
-    actions: int
-    buys: int
-    coins: int
-    turn: int                # turns started in the whole game
-    actions_played: int
-    cost_reduction: int
-    copper_bonus: int
-    merchants: int
-    silvers_played: int
-    bought: bool
-    decision: Optional[Decision]   # the pending decision, whoever must answer it
-    decision_number: int
-
-    def position_args(self) -> dict:
-        """The keyword arguments of `position` that rebuild this game's zones and turn (its
-        log, its record and any card half-resolved are not part of a position)."""
-        if self.phase not in (ACTION, BUY):
-            raise InvalidPositionError(f"a game in its {self.phase!r} phase is not a turn's "
-                                       "position")
-        seats = self.seats
-        return dict(
-            kingdom=self.config.kingdom, players=self.config.players,
-            hands=[z.hand for z in seats], decks=[z.deck for z in seats],
-            discards=[z.discard for z in seats], in_play=[z.in_play for z in seats],
-            aside=[z.aside for z in seats], looking=[z.looking for z in seats],
-            supply={name: count for name, count, _ in self.supply}, trash=self.trash,
-            current=self.current, phase=self.phase, actions=self.actions, buys=self.buys,
-            coins=self.coins, turns_taken=tuple(z.turns_taken for z in seats),
-            actions_played=self.actions_played, cost_reduction=self.cost_reduction,
-            copper_bonus=self.copper_bonus, merchants=self.merchants,
-            silvers_played=self.silvers_played, bought=self.bought,
-            always_ask=self.config.always_ask)
-
-
-def inspect(state: State) -> Inspection:
-    """Read a whole state through documented fields (the `State` itself is opaque): every
-    zone in the order `position` takes, the Supply, the trash, this turn's counters and the
-    pending decision. Read-only: it is a new value; the state is never changed."""
-    seats = tuple(
-        SeatZones(state.config.players[s], ps.hand, ps.deck[::-1], ps.discard[::-1],
-                  ps.in_play, ps.aside, ps.looking, state.turns_taken[s])
-        for s, ps in enumerate(state.players))
-    return Inspection(
-        state.config, seats, _supply_listing(state.pile_names, state.supply,
-                                             state.cost_reduction),
-        state.trash, state.current, state.phase, state.actions, state.buys, state.coins,
-        state.turn, state.actions_played, state.cost_reduction, state.copper_bonus,
-        state.merchants, state.silvers_played, state.bought, pending(state),
-        decision_number(state))
-
-
-# ---------------------------------------------------------------------------------------------
 # Scoring
 # ---------------------------------------------------------------------------------------------
 
@@ -466,268 +302,3 @@ def winners(state: State) -> tuple:
 
 def is_over(state: State) -> bool:
     return not state.stack
-
-
-# ---------------------------------------------------------------------------------------------
-# Views
-# ---------------------------------------------------------------------------------------------
-
-class PlayerView(NamedTuple):
-    """What a viewer may know about one seat. ``hand`` and ``looking`` are None for other
-    seats; their sizes are always shown."""
-    name: str
-    hand: Optional[tuple]
-    hand_size: int
-    deck_size: int
-    discard_size: int
-    discard_top: Optional[str]
-    in_play: tuple
-    aside: tuple
-    looking: Optional[tuple]
-    looking_size: int
-    turns_taken: int
-    vp: int                  # victory points now (all gains and trashes are public)
-
-
-class View(NamedTuple):
-    """What one seat (or a spectator, ``player=None``) may know of a game."""
-    player: Optional[int]
-    kingdom: tuple
-    supply: tuple            # (pile name, cards left, cost now) per pile
-    trash: tuple
-    players: tuple           # PlayerView per seat
-    current: int
-    phase: str
-    turn: int
-    actions: int
-    buys: int
-    coins: int
-    decision: Optional[Decision]   # the pending decision, if it is this viewer's
-    waiting_for: Optional[int]     # the seat the game waits for (None when over)
-    log: tuple                     # events visible to the viewer, hidden cards removed
-    log_start: int                 # index of the first event in ``log``
-    game_over: bool
-    scores: Optional[tuple]        # when the game is over
-    winners: Optional[tuple]
-    waiting: Optional[PublicDecision]  # the pending decision's public part, for every viewer
-
-
-def visible_event(event: Event, viewer: Optional[int]) -> Event:
-    """The event as ``viewer`` may see it: private cards become a count in ``detail`` (for a
-    pass, which is always one card, ``detail`` stays the receiving seat). An event already
-    redacted (no cards) comes back as it is."""
-    if event.seen_by is None or (viewer is not None and viewer in event.seen_by) or \
-            not event.cards:
-        return event
-    if event.kind in PUBLIC_DETAIL:  # who receives a pass is public; only the card is not
-        return Event(event.kind, event.player, (), event.seen_by, event.detail)
-    return Event(event.kind, event.player, (), event.seen_by, len(event.cards))
-
-
-# Private events whose ``detail`` is public (not a count): a pass names its receiving seat.
-PUBLIC_DETAIL = ("pass",)
-
-
-def view(state: State, player: Any = None, log_from: Any = None) -> View:
-    """What ``player`` may know (``None``: a spectator): their own hand, every zone's size, the
-    top of each discard pile, cards in play and set aside, the Supply, the trash and the log
-    with other players' hidden cards removed. Never another hand or any deck's order.
-
-    ``log_from``: the first log index to include; None (the default) includes no log, so that
-    a view costs the same at turn 3 and at turn 300. A program that reads the log keeps the
-    index it has read up to and asks only for what is new (the built-in bots keep
-    ``bot.log_from``); ``log_from=0`` gives the whole log, at a cost that grows with the game.
-    Bots call this at every decision, so it only builds what changed: the Supply listing is
-    shared while the counts are unchanged."""
-    if player is not None and (type(player) is not int or not 0 <= player < len(state.players)):
-        raise InvalidConfigError(f"no seat {_quote(player)}; seats are 0 to "
-                                 f"{len(state.players) - 1} (None: a spectator)")
-    return _view(state, player, log_from)
-
-
-def _view(s: State, player: Optional[int], log_from: Optional[int]) -> View:
-    """`view` without checking ``player``."""
-    d: Any = s.stack[-1][1] if s.stack else None
-    over = d is None
-    events, log_start = visible_log(s, player, log_from)
-    return _new_tuple(View, (
-        player, s.config.kingdom, _supply_listing(s.pile_names, s.supply, s.cost_reduction),
-        s.trash, player_views(s, player), s.current, s.phase, s.turn, s.actions, s.buys,
-        s.coins, d if d is not None and d.player == player else None,
-        None if over else d.player, events, log_start, over,
-        score(s) if over else None, winners(s) if over else None,
-        None if over else _public_decision(d.player, d.kind, d.card, d.purpose, d.min, d.max,
-                                           s.config.players, len(s.players[d.player].hand))))
-
-
-def player_views(s, player: Optional[int]) -> tuple:
-    """`View.players`: a `PlayerView` per seat, as ``player`` may see them."""
-    names = s.config.players
-    turns_taken = s.turns_taken
-    vp = s.vp
-    new = _new_tuple  # NamedTuples built from their fields: views are built at every decision
-    out = []
-    for seat, ps in enumerate(s.players):
-        mine = seat == player
-        hand, discard, looking = ps.hand, ps.discard, ps.looking
-        out.append(new(PlayerView, (
-            names[seat], tuple(sorted(hand)) if mine else None, len(hand), len(ps.deck),
-            len(discard), discard[-1] if discard else None, ps.in_play, ps.aside,
-            looking if mine else None, len(looking), turns_taken[seat], vp[seat])))
-    return tuple(out)
-
-
-def visible_log(s, player: Optional[int], log_from: Optional[int]) -> tuple:
-    """(`View.log`, `View.log_start`): the events from ``log_from`` on as ``player`` may see
-    them; no events for ``log_from`` None."""
-    if log_from is None:
-        return (), 0
-    start = max(0, log_from)
-    return tuple([e if e.seen_by is None or player in e.seen_by else visible_event(e, player)
-                  for e in s.log[start:]]), start
-
-
-class Observation:
-    """A seat's `View` of a state, each field built when it is first read: the built-in bots
-    read a few fields of a view per decision, and building them all would cost as much as the
-    rules. Every field is the `View`'s own, made by the same functions; it is not a tuple, so
-    the simulation shows it to the built-in bots alone."""
-    __slots__ = ("_state", "player", "log_from", "_log", "_supply", "_view", "_players")
-
-    def __init__(self, state: State, player: int, log_from: Optional[int]):
-        self._state, self.player = state, player
-        self.log_from = log_from   # as asked (`log` and `log_start` are the View's fields)
-        self._log: Optional[tuple] = None
-        self._supply: Optional[tuple] = None
-        self._view: Optional[View] = None
-        self._players: Optional[tuple] = None
-
-    # The fields bots read at most decisions, straight from the state.
-    @property
-    def coins(self) -> int:
-        return self._state.coins
-
-    @property
-    def buys(self) -> int:
-        return self._state.buys
-
-    @property
-    def actions(self) -> int:
-        return self._state.actions
-
-    @property
-    def phase(self) -> str:
-        return self._state.phase
-
-    @property
-    def current(self) -> int:
-        return self._state.current
-
-    @property
-    def turn(self) -> int:
-        return self._state.turn
-
-    @property
-    def supply(self) -> tuple:
-        if self._supply is None:
-            s = self._state
-            self._supply = supply = _supply_listing(s.pile_names, s.supply, s.cost_reduction)
-            return supply
-        return self._supply
-
-    @property
-    def players(self) -> tuple:
-        players = self._players
-        if players is None:
-            players = self._players = player_views(self._state, self.player)
-        return players
-
-    def supply_left(self, name: str) -> int:
-        """Cards left in the named pile (0 if it has none in this game), without the listing
-        of every pile that `supply` builds (strategies read Provinces left at every buy)."""
-        return supply_count(self._state, name)
-
-    @property
-    def log(self) -> tuple:
-        return self._visible_log()[0]
-
-    @property
-    def log_start(self) -> int:
-        return self._visible_log()[1]
-
-    def _visible_log(self) -> tuple:
-        log = self._log
-        if log is None:
-            log = self._log = visible_log(self._state, self.player, self.log_from)
-        return log
-
-    def log_of(self, kinds: frozenset) -> tuple:
-        """(the events of `log` whose kind is in ``kinds``, the log's length): for a reader
-        that follows a few kinds of events, found without building the others (every event's
-        kind is public)."""
-        log = self._state.log
-        n = len(log)
-        start = max(0, self.log_from or 0)
-        player = self.player
-        out = []
-        for e in (log[start:] if start else log):
-            if e[0] in kinds:
-                seen = e[3]
-                out.append(e if seen is None or player in seen else visible_event(e, player))
-        return tuple(out), n
-
-    def __getattr__(self, name):
-        """Any other field: the whole `View`, built once."""
-        if name.startswith("_"):
-            raise AttributeError(name)
-        if self._view is None:
-            self._view = _view(self._state, self.player, self.log_from)
-        return getattr(self._view, name)
-
-
-def play_out(state: State, bots: list, cheap: list, step_fn, max_decisions: int) -> tuple:
-    """Play ``state`` to its end with one bot per seat: (the final state, None), or (the state
-    reached, the decision pending) when ``max_decisions`` answers did not end it. A seat whose
-    ``cheap`` is true sees an `Observation`, any other a `View` (`dominion.simulate`). Each
-    answer goes through ``step_fn`` (`step`, looked up by the caller). An exception raised on
-    the way carries the decision being answered as ``decision``, for the error report."""
-    d: Any = None
-    try:
-        for _ in range(max_decisions):
-            stack = state.stack
-            if not stack:
-                return state, None
-            d = stack[-1][1]
-            seat = d.player
-            bot = bots[seat]
-            seen = Observation(state, seat, bot.log_from) if cheap[seat] else \
-                _view(state, seat, bot.log_from)
-            state = step_fn(state, bot.answer(d, seen))
-    except Exception as exc:
-        try:
-            exc.decision = d   # type: ignore[attr-defined]
-        except AttributeError:
-            pass
-        raise
-    return state, (state.stack[-1][1] if state.stack else None)
-
-
-def _public_decision(player, kind, card, purpose, lo, hi, names, hand_size) -> PublicDecision:
-    """`public_decision` memoized by the decision's public fields (views are built at every
-    decision, and the same public facts recur: "Ann is in the Buy phase.")."""
-    return public_decision(_new_tuple(Decision, (player, kind, "", card, purpose, (), (), (), lo,
-                                                 hi, (), None)), names, hand_size)
-
-
-def public_decision(d: Decision, names: tuple, hand_size: int) -> PublicDecision:
-    """The part of a decision everyone may know (see `PublicDecision`)."""
-    counted = d.kind == SELECT
-    return PublicDecision(d.player, d.kind, d.card, d.purpose, d.min if counted else 0,
-                          d.max if counted else 0, describe_waiting(d, names, hand_size))
-
-
-@lru_cache(maxsize=4096)
-def _supply_listing(pile_names: tuple, supply: tuple, reduction: int) -> tuple:
-    """(pile name, cards left, cost now) per pile; memoized, as the Supply changes only when a
-    card is gained or trashed from it."""
-    return tuple(zip(pile_names, supply, pile_costs(pile_names, reduction)))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from . import rng
 from .card import CARDS, SETS
-from .errors import InvalidKingdomError, UnknownCardError
+from .errors import InvalidKingdomError, UnknownCardError, did_you_mean
 
 KINGDOM_SIZE = 10
 
@@ -83,7 +83,8 @@ def kingdom_pool(sets) -> tuple:
     sets = tuple(sets)
     for s in sets:
         if s not in SETS:
-            raise InvalidKingdomError(f"unknown set {s!r}; sets are: {', '.join(SETS)}")
+            raise InvalidKingdomError(f"unknown set {s!r}{did_you_mean(s, SETS)}; sets are: "
+                                      f"{', '.join(SETS)}")
     return tuple(sorted(n for n, c in CARDS.items()
                         if c.is_kingdom and any(e in sets for e in c.editions)))
 
@@ -94,8 +95,9 @@ def check_kingdom(names) -> tuple:
     for n in names:
         c = CARDS.get(n)
         if c is None:
-            raise UnknownCardError(f"unknown card {n!r} in the Kingdom; Kingdom cards are: "
-                                   f"{', '.join(kingdom_pool(SETS))}")
+            pool = kingdom_pool(SETS)
+            raise UnknownCardError(f"unknown card {n!r} in the Kingdom{did_you_mean(n, pool)}; "
+                                   f"Kingdom cards are: {', '.join(pool)}")
         if not c.is_kingdom:
             raise InvalidKingdomError(f"{n} is a basic card, always in the Supply; "
                                       "a Kingdom names 10 Kingdom cards")
@@ -124,8 +126,9 @@ def resolve_kingdom(kingdom, sets=None, seed: int = 0) -> tuple:
             _, order = rng.shuffled(rng.seed_state(seed ^ _KINGDOM_STREAM), pool)
             return tuple(order[:KINGDOM_SIZE])
         if "," not in kingdom:
+            hint = did_you_mean(kingdom, tuple(RECOMMENDED) + (RANDOM,))
             raise InvalidKingdomError(
-                f"unknown Kingdom {kingdom!r}: give 10 card names separated by commas, 'random', "
-                f"or a recommended set: {', '.join(RECOMMENDED)}")
+                f"unknown Kingdom {kingdom!r}{hint}: give 10 card names separated by commas, "
+                f"'random', or a recommended set: {', '.join(RECOMMENDED)}")
         kingdom = [n.strip() for n in kingdom.split(",")]
     return check_kingdom(kingdom)

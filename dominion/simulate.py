@@ -23,12 +23,11 @@ from dataclasses import dataclass
 from typing import Callable, Optional
 
 from . import game as _game
+from .views import play_out
 from . import rng
-from .bots import RandomBot, StrategyBot, bot_kingdom_cards, bot_label, make_bot
+from .bots import RandomBot, StrategyBot, bot_label, default_kingdom, make_bot
 from .errors import DominionError
-from .kingdoms import KINGDOM_SIZE, RECOMMENDED
 
-DEFAULT_KINGDOM = "First Game"
 MAX_DECISIONS = 20_000  # a game still running after this many answers is counted as an error
 _MASK = (1 << 64) - 1
 BUILT_IN_BOTS = (StrategyBot, RandomBot)   # bots that read a view's fields by name only
@@ -75,21 +74,6 @@ def labels_for(bots) -> tuple:
     return tuple(out)
 
 
-def default_kingdom(bots) -> object:
-    """The Kingdom when none is asked for: First Game, with the Kingdom cards the strategies buy
-    or play put in first (so "witch-big-money" gets its Witch), filled up from First Game."""
-    wanted = []
-    for b in bots:
-        wanted.extend(c for c in bot_kingdom_cards(b) if c not in wanted)
-    first_game = RECOMMENDED[DEFAULT_KINGDOM][1]
-    if all(c in first_game for c in wanted):
-        return DEFAULT_KINGDOM
-    if len(wanted) > KINGDOM_SIZE:
-        raise SimulationError(f"the bots use {len(wanted)} Kingdom cards ({', '.join(wanted)}), "
-                              f"more than {KINGDOM_SIZE}: choose a Kingdom with --kingdom")
-    return tuple(wanted + [c for c in first_game if c not in wanted][:KINGDOM_SIZE - len(wanted)])
-
-
 def play_game(setup: Setup, index: int, max_decisions: int = MAX_DECISIONS) -> dict:
     """Play game ``index`` of a simulation to the end; a game that raises is returned with its
     error instead of scores."""
@@ -106,7 +90,7 @@ def play_game(setup: Setup, index: int, max_decisions: int = MAX_DECISIONS) -> d
         # The built-in bots see each decision through an `Observation`, which builds only the
         # fields they read; other bots get a `View` as always.
         cheap = [type(bot) in BUILT_IN_BOTS for bot in bots]
-        state, _ = _game.play_out(state, bots, cheap, _game.step, max_decisions)
+        state, _ = play_out(state, bots, cheap, _game.step, max_decisions)
         if state.stack:
             raise RuntimeError(f"the game did not end within {max_decisions} decisions")
         scores = _game.score(state)

@@ -113,6 +113,10 @@ class Event(NamedTuple):
     detail: object = None
 
 
+# Private events whose ``detail`` is public (not a count): a pass names its receiving seat.
+PUBLIC_DETAIL: Final = ("pass",)
+
+
 class PlayerState(NamedTuple):
     """One player's zones. ``aside`` holds set-aside and revealed cards (public);
     ``looking`` holds cards taken from the deck that only this player has looked at."""
@@ -122,6 +126,25 @@ class PlayerState(NamedTuple):
     in_play: tuple = ()
     aside: tuple = ()
     looking: tuple = ()
+
+
+class TurnEffects(NamedTuple):
+    """What this turn's plays leave behind for later plays to read; the turn's start and its
+    Clean-up reset it whole (`engine.reset_turn`). The engine's own rules read the first five
+    fields; ``marks`` belong to cards: (card name, value) per card with a turn-long effect of
+    its own, sorted by name, read and written only by that card's module (`engine.turn_mark`,
+    `engine.set_turn_mark`); a card's ``treasure_bonus`` turns its mark into $ when Treasures
+    are played (Coppersmith: the Coppersmiths played; Merchant: (Merchants played, Silvers
+    played))."""
+    actions_played: int = 0   # Action cards played this turn (Conspirator counts every play)
+    cost_reduction: int = 0   # every cost is this much lower this turn, not below 0 (Bridge)
+    bought: bool = False      # a card was bought this turn: no more Treasures may be played
+    left_play: tuple = ()     # instance ids of played cards that have left play this turn
+    immune: tuple = ()        # seats unaffected by the Attack being resolved (Moat)
+    marks: tuple = ()         # (card name, value) per card with a turn-long effect, by name
+
+
+NO_EFFECTS: Final = TurnEffects()
 
 
 class State(NamedTuple):
@@ -138,18 +161,14 @@ class State(NamedTuple):
     coins: int
     turn: int                # turns started in the whole game (1 for the first turn)
     turns_taken: tuple       # turns started, per seat (ties go to fewer turns)
-    actions_played: int      # Action cards played this turn (Conspirator counts every play)
-    cost_reduction: int      # Bridge: every cost is this much lower this turn, not below 0
-    copper_bonus: int        # Coppersmith: each Copper makes this much more this turn
-    merchants: int           # Merchant plays this turn: +$1 each on the first Silver
-    silvers_played: int
-    bought: bool             # a card was bought this turn: no more Treasures may be played
-    left_play: tuple         # instance ids of played cards that have left play this turn
+    effects: TurnEffects     # what this turn's plays left behind (Bridge, Merchant, Moat, ...)
     next_uid: int
-    immune: tuple            # seats unaffected by the Attack being resolved (Moat)
     stack: tuple             # suspended work: frames, the top one last
     rng: int
     log: PVector
     answers: PVector         # (seat, answer) per step: with `config`, the game's record
     vp: tuple                # each seat's victory points now, kept up to date when cards
-                             # change owner (gain, trash, pass): views show it at every decision
+                             # change owner (gain, trash, pass)
+    hidden_passes: tuple     # (giver, receiver, card, seen_by) per card passed face down
+                             # (Masquerade) that can change a score: a view's VP undoes the
+                             # ones its viewer did not see (`views.known_vp`)

@@ -4,7 +4,7 @@ used by the terminal, the web page and the wire alike (`Event.text`, `PublicDeci
 Lines follow Dominion Online's style: "Ann plays a Village.", "Bob buys and gains a Gold.",
 "Cid draws 3 Coppers and 2 Estates." for Cid and "Cid draws 5 cards." for everyone else, the
 turn header "Turn 3 - Ann" numbering each player's own turns. An event is rendered for one
-viewer: cards hidden from that viewer become a count (`game.visible_event` decides), so a line
+viewer: cards hidden from that viewer become a count (`views.visible_event` decides), so a line
 never tells a viewer what the rules hide from them.
 
 Two styles (`STYLES`): ``"engine"``, the default, and ``"dominion-online"``, Dominion Online's
@@ -70,7 +70,7 @@ def log_line(event, player_names, viewer: Optional[int] = None, style: str = ENG
     """One log event as a line of text for ``viewer`` (a seat, or None for a spectator): the
     event's hidden cards are shown only to the seats that may see them. In the
     ``"dominion-online"`` style a line may be empty (an event Dominion Online does not write)."""
-    from .game import visible_event  # the one rule of who sees what
+    from .views import visible_event  # the one rule of who sees what
     seen = visible_event(event, viewer)
     if style == DOMINION_ONLINE and event.kind == "discard" and len(seen.cards) < len(
             event.cards) and len(event.cards) > 1:
@@ -189,7 +189,7 @@ def _bonus_lines(name: str, who: str) -> list:
 
 def render(event, player_names, style: str = ENGINE) -> str:
     """A line for an event as its viewer has it (hidden cards already replaced by their count
-    in ``detail``, as `game.visible_event` and the wire deliver them), in ``style``."""
+    in ``detail``, as `views.visible_event` and the wire deliver them), in ``style``."""
     kind, player, cards, detail = event.kind, event.player, event.cards, event.detail
     online = style == DOMINION_ONLINE
     if not online:

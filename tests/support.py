@@ -45,6 +45,51 @@ def asked(state, kind, player=0, purpose=None):
     return d
 
 
+# Reading a state: through `dominion.inspect`, here only, so that a change to `State` touches
+# these helpers rather than every test.
+
+def coins(state) -> int:
+    return dominion.inspect(state).coins
+
+
+def actions(state) -> int:
+    return dominion.inspect(state).actions
+
+
+def buys(state) -> int:
+    return dominion.inspect(state).buys
+
+
+def trash(state) -> tuple:
+    return dominion.inspect(state).trash
+
+
+def phase(state) -> str:
+    return dominion.inspect(state).phase
+
+
+def turn(state) -> int:
+    """Turns started in the whole game."""
+    return dominion.inspect(state).turn
+
+
+def current(state) -> int:
+    return dominion.inspect(state).current
+
+
+def supply(state) -> dict:
+    """Supply pile name -> cards left, in Supply order."""
+    return {name: left for name, left, _ in dominion.inspect(state).supply}
+
+
+def zone(state, name: str, seat: int = 0) -> tuple:
+    """One zone of a seat (``hand``, ``deck``, ``discard``, ``in_play``, ``aside``,
+    ``looking``), piles bottom card first: the last card of a deck or discard pile is its top
+    (`inspect` lists piles top first, as `position` takes them)."""
+    cards = getattr(dominion.inspect(state).seats[seat], name)
+    return cards[::-1] if name in ("deck", "discard") else cards
+
+
 def hand(state, seat=0):
     return sorted(state.players[seat].hand)
 
@@ -136,6 +181,12 @@ def random_trajectory(spec: GameSpec, turn_cap: int = RANDOM_GAME_TURN_CAP) -> T
         states.append(state)
         answers.append(ans)
     return Trajectory(spec, states, answers, False)
+
+
+def log_events(state) -> tuple:
+    """The whole game log, every card shown (tests may know everything; a player reads
+    `dominion.view`)."""
+    return tuple(state.log)
 
 
 def card_counts(state) -> Counter:

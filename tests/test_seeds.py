@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 import dominion
+from tests.support import zone
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -39,4 +40,4 @@ def test_a_seed_above_2_63_is_the_same_game_over_the_wire():
         assert game.first_player == local.config.first_player
         seat = client.seat(game.game_id, game.tokens[local.config.first_player])
         assert seat.view().players[local.config.first_player].hand == \
-            tuple(sorted(local.players[local.config.first_player].hand))
+            tuple(sorted(zone(local, "hand", local.config.first_player)))

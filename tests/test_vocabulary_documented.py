@@ -6,6 +6,7 @@ from pathlib import Path
 
 import dominion
 from dominion.bots import make_bot
+from tests.support import log_events, turn
 
 DOC = (Path(__file__).resolve().parents[1] / "docs" / "decisions.md").read_text()
 
@@ -22,10 +23,10 @@ def test_every_purpose_and_event_kind_seen_in_random_games_is_documented():
         players = rng.randint(2, 4)
         s = dominion.new_game(players=players, kingdom="random", seed=g)
         bots = [make_bot("random", g * 10 + i) for i in range(players)]
-        while (d := dominion.pending(s)) is not None and s.turn < 300:
+        while (d := dominion.pending(s)) is not None and turn(s) < 300:
             purposes.add(d.purpose)
             s = dominion.step(s, bots[d.player].answer(d, dominion.view(s, d.player, None)))
-        kinds.update(e.kind for e in s.log)
+        kinds.update(e.kind for e in log_events(s))
     assert len(purposes) > 10 and len(kinds) > 10  # the games did exercise many cards
     assert purposes <= documented("## Decision purposes"), purposes - documented(
         "## Decision purposes")

@@ -27,6 +27,8 @@ import random
 from functools import lru_cache
 from pathlib import Path
 
+from ..errors import InvalidKingdomError, did_you_mean
+from ..kingdoms import KINGDOM_SIZE, RECOMMENDED
 from ..state import CHOOSE, ORDER, SELECT, TURN
 from .policy import Player
 from .strategy import Strategy, StrategyBot, StrategyError, load_strategy, parse_strategy
@@ -120,6 +122,27 @@ def bot_kingdom_cards(spec: str) -> tuple:
     return tuple(strategy(spec).kingdom_cards)
 
 
+DEFAULT_KINGDOM = "First Game"
+
+
+def default_kingdom(bots) -> object:
+    """The one rule for the Kingdom when none is asked for (the CLI's commands and the
+    service's CreateGame both call it): First Game, with the Kingdom cards the bots buy or
+    play put in first (so "witch-big-money" gets its Witch), filled up from First Game.
+    ``bots`` are the bot seats' specs (people's seats add no card)."""
+    wanted: list = []
+    for b in bots:
+        wanted.extend(c for c in bot_kingdom_cards(b) if c not in wanted)
+    first_game = RECOMMENDED[DEFAULT_KINGDOM][1]
+    if all(c in first_game for c in wanted):
+        return DEFAULT_KINGDOM
+    if len(wanted) > KINGDOM_SIZE:
+        raise InvalidKingdomError(f"the bots use {len(wanted)} Kingdom cards "
+                                  f"({', '.join(wanted)}), more than {KINGDOM_SIZE}: choose a "
+                                  "Kingdom")
+    return tuple(wanted + [c for c in first_game if c not in wanted][:KINGDOM_SIZE - len(wanted)])
+
+
 @lru_cache(maxsize=None)
 def strategy(name: str) -> Strategy:
     """A built-in strategy by name, or a strategy file by path (parsed once per process)."""
@@ -127,8 +150,8 @@ def strategy(name: str) -> Strategy:
         return load_strategy(name)
     path = STRATEGY_DIR / f"{name}.toml"
     if not path.is_file():
-        raise ValueError(f"unknown bot {name!r}; bots: {', '.join(bot_names())}, or the path "
-                         "of a strategy file (.toml)")
+        raise ValueError(f"unknown bot {name!r}{did_you_mean(name, bot_names())}; bots: "
+                         f"{', '.join(bot_names())}, or the path of a strategy file (.toml)")
     return load_strategy(path)
 
 
@@ -152,6 +175,7 @@ def make_bot(name: str, seed: int = 0):
 
 __all__ = [
     "make_bot", "bot_names", "bot_label", "bot_kingdom_cards", "bot_class", "builtin_strategies",
+    "default_kingdom", "DEFAULT_KINGDOM",
     "strategy", "RandomBot", "Player", "Strategy", "StrategyBot", "StrategyError",
     "load_strategy", "parse_strategy",
 ]

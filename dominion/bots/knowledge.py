@@ -10,7 +10,8 @@ from collections import Counter
 from typing import Optional
 
 from ..card import CARDS
-from ..game import STARTING_DECK, Observation, player_score
+from ..game import STARTING_DECK, player_score
+from ..views import Observation
 
 # Log events that move cards from one owner to another (Masquerade's passing). The engine logs a
 # pass as an event of the giver with ``detail`` the receiving seat; its cards are visible only to

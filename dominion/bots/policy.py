@@ -15,7 +15,7 @@ from functools import lru_cache
 from typing import Any, Optional
 
 from ..card import CARDS
-from ..game import Observation
+from ..views import Observation
 from ..state import CHOOSE, END_PHASE, ORDER, PLAY, PLAY_TREASURES, SELECT, TURN, BUY, Move
 from .knowledge import Holdings
 

@@ -36,7 +36,6 @@ A bad file raises `StrategyError`, whose message names the file, the line and th
 """
 from __future__ import annotations
 
-import difflib
 import operator
 import re
 import tomllib
@@ -45,6 +44,7 @@ from pathlib import Path
 from typing import Callable, Optional
 
 from ..card import ACTION_T, ATTACK_T, CARDS, CURSE_T, REACTION_T, TREASURE_T, VICTORY_T
+from ..errors import did_you_mean
 from .policy import Player, default_action_order, supply_left
 
 TYPES = (ACTION_T, TREASURE_T, VICTORY_T, CURSE_T, ATTACK_T, REACTION_T)
@@ -253,9 +253,7 @@ def parse_condition(text) -> Condition:
 
 def _check_card(name) -> None:
     if not isinstance(name, str) or name not in CARDS:
-        close = difflib.get_close_matches(str(name), CARDS, n=1)
-        hint = f"; did you mean {close[0]!r}?" if close else ""
-        raise ValueError(f"unknown card {name!r}{hint}")
+        raise ValueError(f"unknown card {name!r}{did_you_mean(name, CARDS)}")
 
 
 def _rules(data, section: str, lines: _Lines, actions_only: bool) -> tuple:

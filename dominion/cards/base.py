@@ -14,7 +14,8 @@ from ..card import (ACTION_T, ATTACK_T, BASE_1E, BASE_2E, CARDS, REACTION_T, VIC
 from ..engine import (Work, ask_may, ask_order, ask_select, ask_yes_no, attacked, cost,
                       discard, draw, each_attacked, empty_piles, gain, gain_from_trash, log,
                       look_at_deck, move, others, play, push, remove, replay, reveal_from_deck,
-                      take_from_deck, to_hand, topdeck, trash, trash_self)
+                      set_effect, set_turn_mark, take_from_deck, to_hand, topdeck, trash,
+                      trash_self, turn_mark)
 from .common import ask_gain, discard_chosen, distinct, reveal_hand, topdeck_chosen
 
 BOTH = (BASE_2E, BASE_1E)  # a card in both editions' pools
@@ -41,6 +42,12 @@ def _cellar_discard(w: Work, chosen, p):
     draw(w, p, len(chosen))
 
 
+define(
+    Card("Cellar", 2, A, BASE_2E, "+1 Action. Discard any number of cards, then draw that many.",
+         editions=BOTH, plus_actions=1, effect=_cellar),
+)
+
+
 # --- Chapel -----------------------------------------------------------------------------------
 
 def _chapel(w: Work, p, uid):
@@ -53,17 +60,31 @@ def _chapel_trash(w: Work, chosen, p):
     trash(w, p, chosen)
 
 
+define(
+    Card("Chapel", 2, A, BASE_2E, "Trash up to 4 cards from your hand.", editions=BOTH,
+         effect=_chapel),
+)
+
+
 # --- Moat -------------------------------------------------------------------------------------
 
 def _moat_react(w: Work, p, attacker):
     """Rulebook: revealing Moat makes the Attack not affect you (you still may be asked by
     other Reactions)."""
-    w.immune += (p,)
+    set_effect(w, "immune", w.effects.immune + (p,))
 
 
 def _moat_can_react(w: Work, p):
     """Revealing Moat again against the same Attack would change nothing."""
-    return p not in w.immune
+    return p not in w.effects.immune
+
+
+define(
+    Card("Moat", 2, (ACTION_T, REACTION_T), BASE_2E,
+         "+2 Cards. When another player plays an Attack, you may first reveal this from your "
+         "hand, to be unaffected by it.", editions=BOTH, plus_cards=2, reaction=_moat_react,
+         can_react=_moat_can_react),
+)
 
 
 # --- Harbinger --------------------------------------------------------------------------------
@@ -76,12 +97,36 @@ def _harbinger(w: Work, p, uid):
                p, "discard")
 
 
+define(
+    Card("Harbinger", 3, A, BASE_2E, "+1 Card, +1 Action. Look through your discard pile. You "
+         "may put a card from it onto your deck.", plus_cards=1, plus_actions=1,
+         effect=_harbinger),
+)
+
+
 # --- Merchant ---------------------------------------------------------------------------------
 
 def _merchant(w: Work, p, uid):
     """Each Merchant adds $1 to the first Silver played this turn, and to no later one
-    (rulebook, Merchant; counted in `engine.treasure_value`)."""
-    w.merchants += 1
+    (rulebook, Merchant): its mark is (Merchants played, Silvers played) this turn."""
+    merchants, silvers = turn_mark(w, "Merchant", (0, 0))
+    set_turn_mark(w, "Merchant", (merchants + 1, silvers))
+
+
+def _merchant_bonus(names: tuple, mark: tuple) -> tuple:
+    """+$1 per Merchant played on the first Silver played this turn; Silvers are counted."""
+    merchants, silvers = mark
+    played = names.count("Silver")
+    if not played:
+        return 0, mark
+    return (merchants if silvers == 0 else 0), (merchants, silvers + played)
+
+
+define(
+    Card("Merchant", 3, A, BASE_2E, "+1 Card, +1 Action. The first time you play a Silver this "
+         "turn, +$1.", plus_cards=1, plus_actions=1, coins_up_to=1, effect=_merchant,
+         treasure_bonus=_merchant_bonus),
+)
 
 
 # --- Vassal -----------------------------------------------------------------------------------
@@ -106,10 +151,30 @@ def _vassal_play(w: Work, yes, p, name):
         play(w, p, name, src="discard")
 
 
+define(
+    Card("Vassal", 3, A, BASE_2E, "+$2. Discard the top card of your deck. If it's an Action "
+         "card, you may play it.", plus_coins=2, effect=_vassal),
+)
+
+
+# --- Village ----------------------------------------------------------------------------------
+
+define(
+    Card("Village", 3, A, BASE_2E, "+1 Card, +2 Actions.", editions=BOTH, plus_cards=1,
+         plus_actions=2),
+)
+
+
 # --- Workshop ---------------------------------------------------------------------------------
 
 def _workshop(w: Work, p, uid):
     ask_gain(w, p, "Workshop", 4)
+
+
+define(
+    Card("Workshop", 3, A, BASE_2E, "Gain a card costing up to $4.", editions=BOTH,
+         changes_supply=True, effect=_workshop),
+)
 
 
 # --- Bureaucrat -------------------------------------------------------------------------------
@@ -139,11 +204,24 @@ def _bureaucrat_topdeck(w: Work, chosen, victim):
     topdeck(w, victim, chosen, public=True)
 
 
+define(
+    Card("Bureaucrat", 4, AA, BASE_2E, "Gain a Silver onto your deck. Each other player reveals "
+         "a Victory card from their hand and puts it onto their deck (or reveals a hand with no "
+         "Victory cards).", editions=BOTH, changes_supply=True, effect=_bureaucrat),
+)
+
+
 # --- Gardens ----------------------------------------------------------------------------------
 
 def _gardens_vp(counts):
     """1 VP per 10 cards, rounded down (rulebook: 37 cards make each Gardens worth 3)."""
     return sum(counts.values()) // 10
+
+
+define(
+    Card("Gardens", 4, (VICTORY_T,), BASE_2E, "Worth 1 VP per 10 cards you have (round down).",
+         plural="Gardens", editions=BOTH, victory_points=_gardens_vp),
+)
 
 
 # --- Militia ----------------------------------------------------------------------------------
@@ -162,6 +240,12 @@ def _militia_victim(w: Work, victim):
                    "discard", hand, excess, excess, discard_chosen, victim)
 
 
+define(
+    Card("Militia", 4, AA, BASE_2E, "+$2. Each other player discards down to 3 cards in hand.",
+         editions=BOTH, plus_coins=2, effect=_militia),
+)
+
+
 # --- Moneylender ------------------------------------------------------------------------------
 
 def _moneylender(w: Work, p, uid):
@@ -178,6 +262,12 @@ def _moneylender_trash(w: Work, chosen, p):
         w.coins += 3
 
 
+define(
+    Card("Moneylender", 4, A, BASE_2E, "You may trash a Copper from your hand for +$3.",
+         editions=BOTH, coins_up_to=3, effect=_moneylender),
+)
+
+
 # --- Poacher ----------------------------------------------------------------------------------
 
 def _poacher(w: Work, p, uid):
@@ -187,6 +277,12 @@ def _poacher(w: Work, p, uid):
     if n:
         ask_select(w, p, f"Poacher: discard {n} card(s), one per empty Supply pile", "Poacher",
                    "discard", w.players[p].hand, n, n, discard_chosen, p)
+
+
+define(
+    Card("Poacher", 4, A, BASE_2E, "+1 Card, +1 Action, +$1. Discard a card per empty Supply "
+         "pile.", plus_cards=1, plus_actions=1, plus_coins=1, effect=_poacher),
+)
 
 
 # --- Remodel ----------------------------------------------------------------------------------
@@ -203,6 +299,19 @@ def _remodel_trash(w: Work, chosen, p):
     if chosen:
         trash(w, p, chosen)
         ask_gain(w, p, "Remodel", cost(w, chosen[0]) + 2, trashed=chosen)
+
+
+define(
+    Card("Remodel", 4, A, BASE_2E, "Trash a card from your hand. Gain a card costing up to $2 "
+         "more than it.", editions=BOTH, changes_supply=True, effect=_remodel),
+)
+
+
+# --- Smithy -----------------------------------------------------------------------------------
+
+define(
+    Card("Smithy", 4, A, BASE_2E, "+3 Cards.", editions=BOTH, plus_cards=3),
+)
 
 
 # --- Throne Room ------------------------------------------------------------------------------
@@ -224,6 +333,12 @@ def _throne_room_play(w: Work, chosen, p):
     uid = w.next_uid
     push(w, replay, p, name, uid)
     play(w, p, name)
+
+
+define(
+    Card("Throne Room", 4, A, BASE_2E, "You may play an Action card from your hand twice.",
+         editions=BOTH, plays_twice=True, effect=_throne_room),
+)
 
 
 # --- Bandit -----------------------------------------------------------------------------------
@@ -250,12 +365,41 @@ def _bandit_trash(w: Work, chosen, victim, revealed):
     discard(w, victim, remove(revealed, chosen), "aside")
 
 
+define(
+    Card("Bandit", 5, AA, BASE_2E, "Gain a Gold. Each other player reveals the top 2 cards of "
+         "their deck, trashes a revealed Treasure other than Copper, and discards the rest.",
+         changes_supply=True, effect=_bandit),
+)
+
+
 # --- Council Room -----------------------------------------------------------------------------
 
 def _council_room(w: Work, p, uid):
     """Rulebook: the other players draw a card whether they want to or not."""
     for other in others(w, p):
         draw(w, other, 1)
+
+
+define(
+    Card("Council Room", 5, A, BASE_2E, "+4 Cards, +1 Buy. Each other player draws a card.",
+         editions=BOTH, plus_cards=4, plus_buys=1, effect=_council_room),
+)
+
+
+# --- Festival ---------------------------------------------------------------------------------
+
+define(
+    Card("Festival", 5, A, BASE_2E, "+2 Actions, +1 Buy, +$2.", editions=BOTH, plus_actions=2,
+         plus_buys=1, plus_coins=2),
+)
+
+
+# --- Laboratory -------------------------------------------------------------------------------
+
+define(
+    Card("Laboratory", 5, A, BASE_2E, "+2 Cards, +1 Action.", editions=BOTH, plus_cards=2,
+         plus_actions=1),
+)
 
 
 # --- Library ----------------------------------------------------------------------------------
@@ -300,6 +444,21 @@ def _library_choice(w: Work, yes, p, set_aside, name):
     _library_draw(w, p, set_aside)
 
 
+define(
+    Card("Library", 5, A, BASE_2E, "Draw until you have 7 cards in hand, skipping any Action "
+         "cards you choose to; set those aside, discarding them afterwards.", editions=BOTH,
+         effect=_library),
+)
+
+
+# --- Market -----------------------------------------------------------------------------------
+
+define(
+    Card("Market", 5, A, BASE_2E, "+1 Card, +1 Action, +1 Buy, +$1.", editions=BOTH,
+         plus_cards=1, plus_actions=1, plus_buys=1, plus_coins=1),
+)
+
+
 # --- Mine -------------------------------------------------------------------------------------
 
 def _mine(w: Work, p, uid):
@@ -315,6 +474,12 @@ def _mine_trash(w: Work, chosen, p):
     if chosen:
         trash(w, p, chosen)
         ask_gain(w, p, "Mine", cost(w, chosen[0]) + 3, "hand", _is_treasure, chosen)
+
+
+define(
+    Card("Mine", 5, A, BASE_2E, "You may trash a Treasure from your hand. Gain a Treasure to your "
+         "hand costing up to $3 more than it.", editions=BOTH, changes_supply=True, effect=_mine),
+)
 
 
 # --- Sentry -----------------------------------------------------------------------------------
@@ -342,6 +507,13 @@ def _sentry_discard(w: Work, chosen, p, rest):
               remove(rest, chosen), topdeck_chosen, p, "looking")
 
 
+define(
+    Card("Sentry", 5, A, BASE_2E, "+1 Card, +1 Action. Look at the top 2 cards of your deck. "
+         "Trash and/or discard any number of them. Put the rest back on top in any order.",
+         plus_cards=1, plus_actions=1, effect=_sentry),
+)
+
+
 # --- Witch ------------------------------------------------------------------------------------
 
 def _witch(w: Work, p, uid):
@@ -349,6 +521,12 @@ def _witch(w: Work, p, uid):
     none; with none left Witch still draws."""
     for victim in attacked(w, p):
         gain(w, victim, "Curse")
+
+
+define(
+    Card("Witch", 5, AA, BASE_2E, "+2 Cards. Each other player gains a Curse.", editions=BOTH,
+         plus_cards=2, changes_supply=True, effect=_witch),
+)
 
 
 # --- Artisan ----------------------------------------------------------------------------------
@@ -364,6 +542,12 @@ def _artisan(w: Work, p, uid):
 def _artisan_topdeck(w: Work, p):
     ask_select(w, p, "Artisan: put a card from your hand onto your deck", "Artisan", "topdeck",
                distinct(w.players[p].hand), 1, 1, topdeck_chosen, p)
+
+
+define(
+    Card("Artisan", 6, A, BASE_2E, "Gain a card to your hand costing up to $5. Put a card from "
+         "your hand onto your deck.", changes_supply=True, effect=_artisan),
+)
 
 
 # --- Chancellor (1st edition) -----------------------------------------------------------------
@@ -387,6 +571,19 @@ def _chancellor_answer(w: Work, yes, p):
         log(w, "discard_deck", p, (), None, n)
 
 
+define(
+    Card("Chancellor", 3, A, BASE_1E, "+$2. You may immediately put your deck into your discard "
+         "pile.", plus_coins=2, effect=_chancellor),
+)
+
+
+# --- Woodcutter -------------------------------------------------------------------------------
+
+define(
+    Card("Woodcutter", 3, A, BASE_1E, "+1 Buy, +$2.", plus_buys=1, plus_coins=2),
+)
+
+
 # --- Feast (1st edition) ----------------------------------------------------------------------
 
 def _feast(w: Work, p, uid):
@@ -394,6 +591,12 @@ def _feast(w: Work, p, uid):
     trashed once and gains twice."""
     trash_self(w, p, "Feast", uid)
     ask_gain(w, p, "Feast", 5)
+
+
+define(
+    Card("Feast", 4, A, BASE_1E, "Trash this card. Gain a card costing up to $5.",
+         changes_supply=True, effect=_feast),
+)
 
 
 # --- Spy (1st edition) ------------------------------------------------------------------------
@@ -423,6 +626,13 @@ def _spy_answer(w: Work, yes, target, name):
         discard(w, target, (name,), "aside")
     else:
         topdeck(w, target, (name,), "aside", public=True)
+
+
+define(
+    Card("Spy", 4, AA, BASE_1E, "+1 Card, +1 Action. Each player (including you) reveals the top "
+         "card of their deck and either discards it or puts it back, your choice.",
+         plus_cards=1, plus_actions=1, effect=_spy),
+)
 
 
 # --- Thief (1st edition) ----------------------------------------------------------------------
@@ -461,6 +671,14 @@ def _thief_gain(w: Work, chosen, thief):
         gain_from_trash(w, thief, name)
 
 
+define(
+    Card("Thief", 4, AA, BASE_1E, "Each other player reveals the top 2 cards of their deck. If "
+         "they revealed any Treasure cards, they trash one of them that you choose. You may gain "
+         "any or all of these trashed cards. They discard the other revealed cards.",
+         plural="Thieves", effect=_thief),
+)
+
+
 # --- Adventurer (1st edition) -----------------------------------------------------------------
 
 def _adventurer(w: Work, p, uid):
@@ -480,76 +698,6 @@ def _adventurer(w: Work, p, uid):
 
 
 define(
-    Card("Cellar", 2, A, BASE_2E, "+1 Action. Discard any number of cards, then draw that many.",
-         editions=BOTH, plus_actions=1, effect=_cellar),
-    Card("Chapel", 2, A, BASE_2E, "Trash up to 4 cards from your hand.", editions=BOTH,
-         effect=_chapel),
-    Card("Moat", 2, (ACTION_T, REACTION_T), BASE_2E,
-         "+2 Cards. When another player plays an Attack, you may first reveal this from your "
-         "hand, to be unaffected by it.", editions=BOTH, plus_cards=2, reaction=_moat_react,
-         can_react=_moat_can_react),
-    Card("Harbinger", 3, A, BASE_2E, "+1 Card, +1 Action. Look through your discard pile. You "
-         "may put a card from it onto your deck.", plus_cards=1, plus_actions=1,
-         effect=_harbinger),
-    Card("Merchant", 3, A, BASE_2E, "+1 Card, +1 Action. The first time you play a Silver this "
-         "turn, +$1.", plus_cards=1, plus_actions=1, coins_up_to=1, effect=_merchant),
-    Card("Vassal", 3, A, BASE_2E, "+$2. Discard the top card of your deck. If it's an Action "
-         "card, you may play it.", plus_coins=2, effect=_vassal),
-    Card("Village", 3, A, BASE_2E, "+1 Card, +2 Actions.", editions=BOTH, plus_cards=1,
-         plus_actions=2),
-    Card("Workshop", 3, A, BASE_2E, "Gain a card costing up to $4.", editions=BOTH,
-         changes_supply=True, effect=_workshop),
-    Card("Bureaucrat", 4, AA, BASE_2E, "Gain a Silver onto your deck. Each other player reveals "
-         "a Victory card from their hand and puts it onto their deck (or reveals a hand with no "
-         "Victory cards).", editions=BOTH, changes_supply=True, effect=_bureaucrat),
-    Card("Gardens", 4, (VICTORY_T,), BASE_2E, "Worth 1 VP per 10 cards you have (round down).",
-         plural="Gardens", editions=BOTH, victory_points=_gardens_vp),
-    Card("Militia", 4, AA, BASE_2E, "+$2. Each other player discards down to 3 cards in hand.",
-         editions=BOTH, plus_coins=2, effect=_militia),
-    Card("Moneylender", 4, A, BASE_2E, "You may trash a Copper from your hand for +$3.",
-         editions=BOTH, coins_up_to=3, effect=_moneylender),
-    Card("Poacher", 4, A, BASE_2E, "+1 Card, +1 Action, +$1. Discard a card per empty Supply "
-         "pile.", plus_cards=1, plus_actions=1, plus_coins=1, effect=_poacher),
-    Card("Remodel", 4, A, BASE_2E, "Trash a card from your hand. Gain a card costing up to $2 "
-         "more than it.", editions=BOTH, changes_supply=True, effect=_remodel),
-    Card("Smithy", 4, A, BASE_2E, "+3 Cards.", editions=BOTH, plus_cards=3),
-    Card("Throne Room", 4, A, BASE_2E, "You may play an Action card from your hand twice.",
-         editions=BOTH, plays_twice=True, effect=_throne_room),
-    Card("Bandit", 5, AA, BASE_2E, "Gain a Gold. Each other player reveals the top 2 cards of "
-         "their deck, trashes a revealed Treasure other than Copper, and discards the rest.",
-         changes_supply=True, effect=_bandit),
-    Card("Council Room", 5, A, BASE_2E, "+4 Cards, +1 Buy. Each other player draws a card.",
-         editions=BOTH, plus_cards=4, plus_buys=1, effect=_council_room),
-    Card("Festival", 5, A, BASE_2E, "+2 Actions, +1 Buy, +$2.", editions=BOTH, plus_actions=2,
-         plus_buys=1, plus_coins=2),
-    Card("Laboratory", 5, A, BASE_2E, "+2 Cards, +1 Action.", editions=BOTH, plus_cards=2,
-         plus_actions=1),
-    Card("Library", 5, A, BASE_2E, "Draw until you have 7 cards in hand, skipping any Action "
-         "cards you choose to; set those aside, discarding them afterwards.", editions=BOTH,
-         effect=_library),
-    Card("Market", 5, A, BASE_2E, "+1 Card, +1 Action, +1 Buy, +$1.", editions=BOTH,
-         plus_cards=1, plus_actions=1, plus_buys=1, plus_coins=1),
-    Card("Mine", 5, A, BASE_2E, "You may trash a Treasure from your hand. Gain a Treasure to your "
-         "hand costing up to $3 more than it.", editions=BOTH, changes_supply=True, effect=_mine),
-    Card("Sentry", 5, A, BASE_2E, "+1 Card, +1 Action. Look at the top 2 cards of your deck. "
-         "Trash and/or discard any number of them. Put the rest back on top in any order.",
-         plus_cards=1, plus_actions=1, effect=_sentry),
-    Card("Witch", 5, AA, BASE_2E, "+2 Cards. Each other player gains a Curse.", editions=BOTH,
-         plus_cards=2, changes_supply=True, effect=_witch),
-    Card("Artisan", 6, A, BASE_2E, "Gain a card to your hand costing up to $5. Put a card from "
-         "your hand onto your deck.", changes_supply=True, effect=_artisan),
-    Card("Chancellor", 3, A, BASE_1E, "+$2. You may immediately put your deck into your discard "
-         "pile.", plus_coins=2, effect=_chancellor),
-    Card("Woodcutter", 3, A, BASE_1E, "+1 Buy, +$2.", plus_buys=1, plus_coins=2),
-    Card("Feast", 4, A, BASE_1E, "Trash this card. Gain a card costing up to $5.",
-         changes_supply=True, effect=_feast),
-    Card("Spy", 4, AA, BASE_1E, "+1 Card, +1 Action. Each player (including you) reveals the top "
-         "card of their deck and either discards it or puts it back, your choice.",
-         plus_cards=1, plus_actions=1, effect=_spy),
-    Card("Thief", 4, AA, BASE_1E, "Each other player reveals the top 2 cards of their deck. If "
-         "they revealed any Treasure cards, they trash one of them that you choose. You may gain "
-         "any or all of these trashed cards. They discard the other revealed cards.",
-         plural="Thieves", effect=_thief),
     Card("Adventurer", 6, A, BASE_1E, "Reveal cards from your deck until you reveal 2 Treasure "
          "cards. Put those Treasure cards into your hand and discard the other revealed cards.",
          effect=_adventurer),

@@ -16,9 +16,9 @@ from ..card import (ACTION_T, ATTACK_T, CARDS, INTRIGUE_1E, INTRIGUE_2E, REACTIO
                     VICTORY_T, Card, continuation, define)
 from ..engine import (Work, ask_choose, ask_may, ask_order, ask_select, ask_yes_no, attacked, cost,
                       discard, draw, each_attacked, gain, gain_from_trash, gainable,
-                      insert_into_deck, log, others, owner_changed, push, remove,
-                      reveal_from_deck, still_in_play, to_hand, topdeck, trash,
-                      trash_from_supply, trash_self)
+                      insert_into_deck, log, others, pass_card, push, remove,
+                      reveal_from_deck, set_effect, set_turn_mark, still_in_play, to_hand,
+                      topdeck, trash, trash_from_supply, trash_self, turn_mark)
 from .common import (discard_chosen, distinct, gain_chosen, reveal_hand, topdeck_chosen,
                      trash_chosen)
 
@@ -47,12 +47,485 @@ def _reveal_four_keep(w: Work, p, card_name, keep):
               card_name, rest, topdeck_chosen, p, "aside")
 
 
+# Intrigue 2nd edition: the cards of both editions, then the 7 new ones.
+
+
 # --- Courtyard ------------------------------------------------------------------------------
 
 def _courtyard(w: Work, p, uid):
     """Rulebook: the card put on top does not have to be one of the 3 just drawn."""
     ask_select(w, p, "Courtyard: put a card from your hand onto your deck", "Courtyard",
                "topdeck", distinct(w.players[p].hand), 1, 1, topdeck_chosen, p, "hand")
+
+
+define(
+    Card("Courtyard", 2, A, INTRIGUE_2E, "+3 Cards. Put a card from your hand onto your deck.",
+         editions=BOTH, plus_cards=3, effect=_courtyard),
+)
+
+
+# --- Pawn -----------------------------------------------------------------------------------
+
+PAWN_OPTIONS = ("+1 Card", "+1 Action", "+1 Buy", "+$1")
+
+
+def _pawn(w: Work, p, uid):
+    """Rulebook: both options are picked before either is done (one answer with two different
+    options), so the drawn card cannot inform the second choice."""
+    ask_choose(w, p, "Pawn: choose two different options", "Pawn", "choose", PAWN_OPTIONS, 2, 2,
+               _pawn_choice, p)
+
+
+@continuation
+def _pawn_choice(w: Work, chosen, p):
+    if "+1 Card" in chosen:
+        draw(w, p, 1)
+    if "+1 Action" in chosen:
+        w.actions += 1
+    if "+1 Buy" in chosen:
+        w.buys += 1
+    if "+$1" in chosen:
+        w.coins += 1
+
+
+define(
+    Card("Pawn", 2, A, INTRIGUE_2E, "Choose two different: +1 Card; +1 Action; +1 Buy; +$1.",
+         editions=BOTH, coins_up_to=1, effect=_pawn),
+)
+
+
+# --- Masquerade -----------------------------------------------------------------------------
+
+def _masquerade(w: Work, p, uid):
+    """Rulebook: all players choose a card to pass at the same time, then the cards move;
+    players with no cards in hand are skipped (they neither pass nor receive). The choices are
+    asked one player at a time in turn order, but nothing moves until everyone has chosen, so
+    nobody sees what they receive before choosing. With fewer than two such players there is no
+    one to pass to. Then only the player of Masquerade may trash a card. Not an Attack."""
+    n = w.num_players
+    passers = tuple(s for s in ((p + i) % n for i in range(n)) if w.players[s].hand)
+    if len(passers) < 2:
+        _masquerade_offer_trash(w, p)
+    else:
+        _masquerade_ask(w, p, passers, ())
+
+
+def _masquerade_ask(w: Work, p, passers, chosen):
+    seat = passers[len(chosen)]
+    receiver = passers[(len(chosen) + 1) % len(passers)]
+    ask_select(w, seat, f"Masquerade: choose a card to pass to {w.config.players[receiver]}",
+               "Masquerade", "pass", distinct(w.players[seat].hand), 1, 1, _masquerade_chosen, p,
+               passers, chosen, about_player=receiver)
+
+
+@continuation
+def _masquerade_chosen(w: Work, answer, p, passers, chosen):
+    chosen += answer
+    if len(chosen) < len(passers):
+        _masquerade_ask(w, p, passers, chosen)
+        return
+    k = len(passers)
+    for i, seat in enumerate(passers):  # every card leaves its hand before any arrives
+        w.players[seat].hand = remove(w.players[seat].hand, (chosen[i],))
+    for i, seat in enumerate(passers):
+        receiver = passers[(i + 1) % k]
+        pass_card(w, seat, receiver, chosen[i])
+    _masquerade_offer_trash(w, p)
+
+
+def _masquerade_offer_trash(w: Work, p):
+    ask_select(w, p, "Masquerade: you may trash a card from your hand", "Masquerade", "trash",
+               w.players[p].hand, 0, 1, trash_chosen, p)
+
+
+define(
+    Card("Masquerade", 3, A, INTRIGUE_2E,
+         "+2 Cards. Each player with any cards in hand passes one to the next such player to "
+         "their left, at once. Then you may trash a card from your hand.", editions=BOTH,
+         plus_cards=2, effect=_masquerade),
+)
+
+
+# --- Shanty Town ----------------------------------------------------------------------------
+
+def _shanty_town(w: Work, p, uid):
+    """Rulebook: reveal the hand; with no Action card in it (Action-Victory cards count), draw 2
+    (both, even if the first drawn is an Action)."""
+    reveal_hand(w, p)
+    if not any(CARDS[c].is_action for c in w.players[p].hand):
+        draw(w, p, 2)
+
+
+define(
+    Card("Shanty Town", 3, A, INTRIGUE_2E,
+         "+2 Actions. Reveal your hand. If you have no Action cards in hand, +2 Cards.",
+         editions=BOTH, plus_actions=2, effect=_shanty_town),
+)
+
+
+# --- Steward --------------------------------------------------------------------------------
+
+STEWARD_CARDS, STEWARD_COINS, STEWARD_TRASH = "+2 Cards", "+$2", "trash 2 cards"
+
+
+def _steward(w: Work, p, uid):
+    ask_choose(w, p, "Steward: choose one", "Steward", "choose",
+               (STEWARD_CARDS, STEWARD_COINS, STEWARD_TRASH), 1, 1, _steward_choice, p)
+
+
+@continuation
+def _steward_choice(w: Work, chosen, p):
+    """Rulebook: trashing 2 with one card in hand trashes that card; with 2 or more, exactly 2."""
+    if chosen[0] == STEWARD_CARDS:
+        draw(w, p, 2)
+    elif chosen[0] == STEWARD_COINS:
+        w.coins += 2
+    else:
+        ask_select(w, p, "Steward: trash 2 cards from your hand", "Steward", "trash",
+                   w.players[p].hand, 2, 2, trash_chosen, p)
+
+
+define(
+    Card("Steward", 3, A, INTRIGUE_2E,
+         "Choose one: +2 Cards; or +$2; or trash 2 cards from your hand.", editions=BOTH,
+         coins_up_to=2, effect=_steward),
+)
+
+
+# --- Swindler -------------------------------------------------------------------------------
+
+def _swindler(w: Work, p, uid):
+    each_attacked(w, p, _swindler_victim, p)
+
+
+@continuation
+def _swindler_victim(w: Work, victim, attacker):
+    """Rulebook: in turn order, each victim trashes their top card (shuffling if needed; with no
+    card, nothing happens) and gains a card of the same cost (after Bridge) that the attacker
+    chooses from the Supply, maybe a Curse for a Copper or another copy of the same card; with
+    none at that cost, no card is gained."""
+    top = reveal_from_deck(w, victim, 1)
+    if not top:
+        return
+    trash(w, victim, top, "aside")
+    ask_select(w, attacker, f"Swindler: choose the card {w.config.players[victim]} gains",
+               "Swindler", "give", gainable(w, cost(w, top[0]), exact=True), 1, 1,
+               gain_chosen, victim, about_cards=top, about_player=victim)
+
+
+define(
+    Card("Swindler", 3, AA, INTRIGUE_2E,
+         "+$2. Each other player trashes the top card of their deck and gains a card with the "
+         "same cost that you choose.", editions=BOTH, plus_coins=2, changes_supply=True,
+         effect=_swindler),
+)
+
+
+# --- Wishing Well ---------------------------------------------------------------------------
+
+def _wishing_well(w: Work, p, uid):
+    """Rulebook: name a card (a name, not a type). Every card of the game has a Supply pile, so
+    the names offered are the Supply piles' (one SELECT among ``pile_names``)."""
+    ask_select(w, p, "Wishing Well: name a card", "Wishing Well", "name", w.pile_names, 1, 1,
+               _wishing_well_named, p)
+
+
+@continuation
+def _wishing_well_named(w: Work, named, p):
+    log(w, "name", p, named)
+    top = reveal_from_deck(w, p, 1)
+    if not top:
+        return
+    if top[0] == named[0]:
+        to_hand(w, p, top, "aside")
+    else:
+        topdeck(w, p, top, "aside", public=True)
+
+
+define(
+    Card("Wishing Well", 3, A, INTRIGUE_2E,
+         "+1 Card, +1 Action. Name a card, then reveal the top card of your deck. If you named "
+         "it, put it into your hand.", editions=BOTH, plus_cards=1, plus_actions=1,
+         effect=_wishing_well),
+)
+
+
+# --- Baron ----------------------------------------------------------------------------------
+
+def _baron(w: Work, p, uid):
+    """Rulebook: discarding an Estate is never forced, but without it you must gain an Estate
+    (if any are left)."""
+    ask_may(w, p, "Estate" in w.players[p].hand,
+            "Baron: discard an Estate for +$4? (if not, gain an Estate)", "Baron", "discard",
+            _baron_answer, p, about_cards=("Estate",))
+
+
+@continuation
+def _baron_answer(w: Work, yes, p):
+    if yes:
+        discard(w, p, ("Estate",))
+        w.coins += 4
+    else:
+        gain(w, p, "Estate")
+
+
+define(
+    Card("Baron", 4, A, INTRIGUE_2E,
+         "+1 Buy. You may discard an Estate for +$4. If you don't, gain an Estate.",
+         editions=BOTH, plus_buys=1, changes_supply=True, coins_up_to=4, effect=_baron),
+)
+
+
+# --- Bridge ---------------------------------------------------------------------------------
+
+def _bridge(w: Work, p, uid):
+    """Rulebook: every card everywhere costs $1 less this turn, cumulatively, never below $0
+    (`cost` applies it)."""
+    set_effect(w, "cost_reduction", w.effects.cost_reduction + 1)
+
+
+define(
+    Card("Bridge", 4, A, INTRIGUE_2E,
+         "+1 Buy, +$1. This turn, cards (everywhere) cost $1 less, but not less than $0.",
+         editions=BOTH, plus_buys=1, plus_coins=1, coins_up_to=None, effect=_bridge),
+)
+
+
+# --- Conspirator ----------------------------------------------------------------------------
+
+def _conspirator(w: Work, p, uid):
+    """Rulebook: counts Actions played this turn, including this one and every play through
+    Throne Room (Throne Room on Conspirator first thing: the second play is the third Action);
+    decided when played, never re-evaluated."""
+    if w.effects.actions_played >= 3:
+        draw(w, p, 1)
+        w.actions += 1
+
+
+define(
+    Card("Conspirator", 4, A, INTRIGUE_2E,
+         "+$2. If you have played 3 or more Actions this turn (counting this one), +1 Card and "
+         "+1 Action.", editions=BOTH, plus_coins=2, effect=_conspirator),
+)
+
+
+# --- Ironworks ------------------------------------------------------------------------------
+
+def _ironworks(w: Work, p, uid):
+    ask_select(w, p, "Ironworks: gain a card costing up to $4", "Ironworks", "gain",
+               gainable(w, 4), 1, 1, _ironworks_gain, p)
+
+
+@continuation
+def _ironworks_gain(w: Work, chosen, p):
+    """Rulebook: a bonus per type of the gained card, both for a card with two types (Mill:
+    +1 Card and +1 Action); nothing when no card was gained."""
+    if not chosen or not gain(w, p, chosen[0]):
+        return
+    c = CARDS[chosen[0]]
+    if c.is_action:
+        w.actions += 1
+    if c.is_treasure:
+        w.coins += 1
+    if c.is_victory:
+        draw(w, p, 1)
+
+
+define(
+    Card("Ironworks", 4, A, INTRIGUE_2E,
+         "Gain a card costing up to $4. If the gained card is an Action card, +1 Action; a "
+         "Treasure card, +$1; a Victory card, +1 Card (each that applies).", plural="Ironworks",
+         editions=BOTH,
+         changes_supply=True, coins_up_to=1, effect=_ironworks),
+)
+
+
+# --- Mining Village -------------------------------------------------------------------------
+
+def _mining_village(w: Work, p, uid):
+    """Rulebook: decide right then whether to trash it for +$2; under Throne Room it can be
+    trashed only once (the second play finds it gone and does not ask)."""
+    if still_in_play(w, p, "Mining Village", uid):
+        ask_yes_no(w, p, "Mining Village: trash it for +$2?", "Mining Village", "trash",
+                   _mining_village_answer, p, uid, about_cards=("Mining Village",))
+
+
+@continuation
+def _mining_village_answer(w: Work, yes, p, uid):
+    if yes and trash_self(w, p, "Mining Village", uid):
+        w.coins += 2
+
+
+define(
+    Card("Mining Village", 4, A, INTRIGUE_2E,
+         "+1 Card, +2 Actions. You may trash this for +$2.", editions=BOTH, plus_cards=1,
+         plus_actions=2, coins_up_to=2, effect=_mining_village),
+)
+
+
+# --- Duke -----------------------------------------------------------------------------------
+
+def _duke_vp(counts):
+    return counts.get("Duchy", 0)
+
+
+define(
+    Card("Duke", 5, (VICTORY_T,), INTRIGUE_2E, "Worth 1 VP per Duchy you have.", editions=BOTH,
+         victory_points=_duke_vp),
+)
+
+
+# --- Minion ---------------------------------------------------------------------------------
+
+MINION_COINS, MINION_CARDS = "+$2", "discard your hand, +4 Cards"
+
+
+def _minion(w: Work, p, uid):
+    """Rulebook: Reactions (Moat, Diplomat) come before the choice: the engine resolves them
+    before the effect runs."""
+    ask_choose(w, p, "Minion: choose one", "Minion", "choose", (MINION_COINS, MINION_CARDS), 1, 1,
+               _minion_choice, p)
+
+
+@continuation
+def _minion_choice(w: Work, chosen, p):
+    """Each other player with at least 5 cards in hand discards it and draws 4; one who
+    revealed Moat neither discards nor draws."""
+    if chosen[0] == MINION_COINS:
+        w.coins += 2
+        return
+    _discard_hand_draw_4(w, p)
+    for victim in attacked(w, p):
+        if len(w.players[victim].hand) >= 5:
+            _discard_hand_draw_4(w, victim)
+
+
+def _discard_hand_draw_4(w, p):
+    discard(w, p, w.players[p].hand)
+    draw(w, p, 4)
+
+
+define(
+    Card("Minion", 5, AA, INTRIGUE_2E,
+         "+1 Action. Choose one: +$2; or discard your hand, +4 Cards, and each other player "
+         "with at least 5 cards in hand discards their hand and draws 4 cards.", editions=BOTH,
+         plus_actions=1, coins_up_to=2, effect=_minion),
+)
+
+
+# --- Torturer -------------------------------------------------------------------------------
+
+TORTURER_DISCARD, TORTURER_CURSE = "discard 2 cards", "gain a Curse to your hand"
+
+
+def _torturer(w: Work, p, uid):
+    each_attacked(w, p, _torturer_victim)
+
+
+@continuation
+def _torturer_victim(w: Work, victim):
+    """Rulebook: in turn order, each victim chooses and suffers before the next chooses; either
+    option may be chosen even if it cannot be done (no Curses left, fewer than 2 cards)."""
+    ask_choose(w, victim, "Torturer: discard 2 cards, or gain a Curse to your hand", "Torturer",
+               "choose", (TORTURER_DISCARD, TORTURER_CURSE), 1, 1, _torturer_choice, victim)
+
+
+@continuation
+def _torturer_choice(w: Work, chosen, victim):
+    if chosen[0] == TORTURER_CURSE:
+        gain(w, victim, "Curse", "hand")
+    else:
+        ask_select(w, victim, "Torturer: discard 2 cards", "Torturer", "discard",
+                   w.players[victim].hand, 2, 2, discard_chosen, victim)
+
+
+define(
+    Card("Torturer", 5, AA, INTRIGUE_2E,
+         "+3 Cards. Each other player either discards 2 cards or gains a Curse to their hand, "
+         "their choice.", editions=BOTH, plus_cards=3, changes_supply=True, effect=_torturer),
+)
+
+
+# --- Trading Post ---------------------------------------------------------------------------
+
+def _trading_post(w: Work, p, uid):
+    ask_select(w, p, "Trading Post: trash 2 cards from your hand", "Trading Post", "trash",
+               w.players[p].hand, 2, 2, _trading_post_trash, p)
+
+
+@continuation
+def _trading_post_trash(w: Work, chosen, p):
+    """Rulebook: with one card in hand, trash it and gain nothing; with 2 or more, trash exactly
+    2 and gain a Silver to the hand (if any are left)."""
+    trash(w, p, chosen)
+    if len(chosen) == 2:
+        gain(w, p, "Silver", "hand")
+
+
+define(
+    Card("Trading Post", 5, A, INTRIGUE_2E,
+         "Trash 2 cards from your hand. If you did, gain a Silver to your hand.", editions=BOTH,
+         changes_supply=True, effect=_trading_post),
+)
+
+
+# --- Upgrade --------------------------------------------------------------------------------
+
+def _upgrade(w: Work, p, uid):
+    ask_select(w, p, "Upgrade: trash a card from your hand", "Upgrade", "trash",
+               distinct(w.players[p].hand), 1, 1, _upgrade_trash, p)
+
+
+@continuation
+def _upgrade_trash(w: Work, chosen, p):
+    """Rulebook: gain a card costing exactly $1 more (both costs after Bridge, so with Bridge a
+    Copper, still $0, becomes a $1 card); with none at that cost, gain nothing."""
+    if not chosen:
+        return
+    trash(w, p, chosen)
+    target = cost(w, chosen[0]) + 1
+    ask_select(w, p, f"Upgrade: gain a card costing exactly ${target}", "Upgrade", "gain",
+               gainable(w, target, exact=True), 1, 1, gain_chosen, p, about_cards=chosen)
+
+
+define(
+    Card("Upgrade", 5, A, INTRIGUE_2E,
+         "+1 Card, +1 Action. Trash a card from your hand. Gain a card costing exactly $1 more "
+         "than it.", editions=BOTH, plus_cards=1, plus_actions=1, changes_supply=True,
+         effect=_upgrade),
+)
+
+
+# --- Harem ----------------------------------------------------------------------------------
+
+define(
+    Card("Harem", 6, (TREASURE_T, VICTORY_T), INTRIGUE_2E, "$2. Worth 2 VP.", editions=BOTH,
+         coins=2, vp=2),
+)
+
+
+# --- Nobles ---------------------------------------------------------------------------------
+
+NOBLES_CARDS, NOBLES_ACTIONS = "+3 Cards", "+2 Actions"
+
+
+def _nobles(w: Work, p, uid):
+    ask_choose(w, p, "Nobles: choose one", "Nobles", "choose", (NOBLES_CARDS, NOBLES_ACTIONS),
+               1, 1, _nobles_choice, p)
+
+
+@continuation
+def _nobles_choice(w: Work, chosen, p):
+    if chosen[0] == NOBLES_CARDS:
+        draw(w, p, 3)
+    else:
+        w.actions += 2
+
+
+define(
+    Card("Nobles", 6, AV, INTRIGUE_2E, "Choose one: +3 Cards; or +2 Actions. Worth 2 VP.",
+         plural="Nobles", editions=BOTH, vp=2, effect=_nobles),
+)
 
 
 # --- Lurker ---------------------------------------------------------------------------------
@@ -92,188 +565,11 @@ def _lurker_gain(w: Work, chosen, p):
         gain_from_trash(w, p, chosen[0])
 
 
-# --- Pawn -----------------------------------------------------------------------------------
-
-PAWN_OPTIONS = ("+1 Card", "+1 Action", "+1 Buy", "+$1")
-
-
-def _pawn(w: Work, p, uid):
-    """Rulebook: both options are picked before either is done (one answer with two different
-    options), so the drawn card cannot inform the second choice."""
-    ask_choose(w, p, "Pawn: choose two different options", "Pawn", "choose", PAWN_OPTIONS, 2, 2,
-               _pawn_choice, p)
-
-
-@continuation
-def _pawn_choice(w: Work, chosen, p):
-    if "+1 Card" in chosen:
-        draw(w, p, 1)
-    if "+1 Action" in chosen:
-        w.actions += 1
-    if "+1 Buy" in chosen:
-        w.buys += 1
-    if "+$1" in chosen:
-        w.coins += 1
-
-
-# --- Masquerade -----------------------------------------------------------------------------
-
-def _masquerade(w: Work, p, uid):
-    """Rulebook: all players choose a card to pass at the same time, then the cards move;
-    players with no cards in hand are skipped (they neither pass nor receive). The choices are
-    asked one player at a time in turn order, but nothing moves until everyone has chosen, so
-    nobody sees what they receive before choosing. With fewer than two such players there is no
-    one to pass to. Then only the player of Masquerade may trash a card. Not an Attack."""
-    n = w.num_players
-    passers = tuple(s for s in ((p + i) % n for i in range(n)) if w.players[s].hand)
-    if len(passers) < 2:
-        _masquerade_offer_trash(w, p)
-    else:
-        _masquerade_ask(w, p, passers, ())
-
-
-def _masquerade_ask(w: Work, p, passers, chosen):
-    seat = passers[len(chosen)]
-    receiver = passers[(len(chosen) + 1) % len(passers)]
-    ask_select(w, seat, f"Masquerade: choose a card to pass to {w.config.players[receiver]}",
-               "Masquerade", "pass", distinct(w.players[seat].hand), 1, 1, _masquerade_chosen, p,
-               passers, chosen, about_player=receiver)
-
-
-@continuation
-def _masquerade_chosen(w: Work, answer, p, passers, chosen):
-    chosen += answer
-    if len(chosen) < len(passers):
-        _masquerade_ask(w, p, passers, chosen)
-        return
-    k = len(passers)
-    for i, seat in enumerate(passers):  # every card leaves its hand before any arrives
-        w.players[seat].hand = remove(w.players[seat].hand, (chosen[i],))
-    for i, seat in enumerate(passers):
-        receiver = passers[(i + 1) % k]
-        w.players[receiver].hand += (chosen[i],)
-        owner_changed(w, seat)
-        owner_changed(w, receiver)
-        # Rulebook (1st ed., "Pass"): a passed card is not revealed to the other players.
-        log(w, "pass", seat, (chosen[i],), (seat, receiver), receiver)
-    _masquerade_offer_trash(w, p)
-
-
-def _masquerade_offer_trash(w: Work, p):
-    ask_select(w, p, "Masquerade: you may trash a card from your hand", "Masquerade", "trash",
-               w.players[p].hand, 0, 1, trash_chosen, p)
-
-
-# --- Shanty Town ----------------------------------------------------------------------------
-
-def _shanty_town(w: Work, p, uid):
-    """Rulebook: reveal the hand; with no Action card in it (Action-Victory cards count), draw 2
-    (both, even if the first drawn is an Action)."""
-    reveal_hand(w, p)
-    if not any(CARDS[c].is_action for c in w.players[p].hand):
-        draw(w, p, 2)
-
-
-# --- Steward --------------------------------------------------------------------------------
-
-STEWARD_CARDS, STEWARD_COINS, STEWARD_TRASH = "+2 Cards", "+$2", "trash 2 cards"
-
-
-def _steward(w: Work, p, uid):
-    ask_choose(w, p, "Steward: choose one", "Steward", "choose",
-               (STEWARD_CARDS, STEWARD_COINS, STEWARD_TRASH), 1, 1, _steward_choice, p)
-
-
-@continuation
-def _steward_choice(w: Work, chosen, p):
-    """Rulebook: trashing 2 with one card in hand trashes that card; with 2 or more, exactly 2."""
-    if chosen[0] == STEWARD_CARDS:
-        draw(w, p, 2)
-    elif chosen[0] == STEWARD_COINS:
-        w.coins += 2
-    else:
-        ask_select(w, p, "Steward: trash 2 cards from your hand", "Steward", "trash",
-                   w.players[p].hand, 2, 2, trash_chosen, p)
-
-
-# --- Swindler -------------------------------------------------------------------------------
-
-def _swindler(w: Work, p, uid):
-    each_attacked(w, p, _swindler_victim, p)
-
-
-@continuation
-def _swindler_victim(w: Work, victim, attacker):
-    """Rulebook: in turn order, each victim trashes their top card (shuffling if needed; with no
-    card, nothing happens) and gains a card of the same cost (after Bridge) that the attacker
-    chooses from the Supply, maybe a Curse for a Copper or another copy of the same card; with
-    none at that cost, no card is gained."""
-    top = reveal_from_deck(w, victim, 1)
-    if not top:
-        return
-    trash(w, victim, top, "aside")
-    ask_select(w, attacker, f"Swindler: choose the card {w.config.players[victim]} gains",
-               "Swindler", "give", gainable(w, cost(w, top[0]), exact=True), 1, 1,
-               gain_chosen, victim, about_cards=top, about_player=victim)
-
-
-# --- Wishing Well ---------------------------------------------------------------------------
-
-def _wishing_well(w: Work, p, uid):
-    """Rulebook: name a card (a name, not a type). Every card of the game has a Supply pile, so
-    the names offered are the Supply piles' (one SELECT among ``pile_names``)."""
-    ask_select(w, p, "Wishing Well: name a card", "Wishing Well", "name", w.pile_names, 1, 1,
-               _wishing_well_named, p)
-
-
-@continuation
-def _wishing_well_named(w: Work, named, p):
-    log(w, "name", p, named)
-    top = reveal_from_deck(w, p, 1)
-    if not top:
-        return
-    if top[0] == named[0]:
-        to_hand(w, p, top, "aside")
-    else:
-        topdeck(w, p, top, "aside", public=True)
-
-
-# --- Baron ----------------------------------------------------------------------------------
-
-def _baron(w: Work, p, uid):
-    """Rulebook: discarding an Estate is never forced, but without it you must gain an Estate
-    (if any are left)."""
-    ask_may(w, p, "Estate" in w.players[p].hand,
-            "Baron: discard an Estate for +$4? (if not, gain an Estate)", "Baron", "discard",
-            _baron_answer, p, about_cards=("Estate",))
-
-
-@continuation
-def _baron_answer(w: Work, yes, p):
-    if yes:
-        discard(w, p, ("Estate",))
-        w.coins += 4
-    else:
-        gain(w, p, "Estate")
-
-
-# --- Bridge ---------------------------------------------------------------------------------
-
-def _bridge(w: Work, p, uid):
-    """Rulebook: every card everywhere costs $1 less this turn, cumulatively, never below $0
-    (`cost` applies it)."""
-    w.cost_reduction += 1
-
-
-# --- Conspirator ----------------------------------------------------------------------------
-
-def _conspirator(w: Work, p, uid):
-    """Rulebook: counts Actions played this turn, including this one and every play through
-    Throne Room (Throne Room on Conspirator first thing: the second play is the third Action);
-    decided when played, never re-evaluated."""
-    if w.actions_played >= 3:
-        draw(w, p, 1)
-        w.actions += 1
+define(
+    Card("Lurker", 2, A, INTRIGUE_2E,
+         "+1 Action. Choose one: trash an Action card from the Supply; or gain an Action card "
+         "from the trash.", plus_actions=1, changes_supply=True, effect=_lurker),
+)
 
 
 # --- Diplomat -------------------------------------------------------------------------------
@@ -296,26 +592,13 @@ def _diplomat_react(w: Work, p, attacker):
                discard_chosen, p)
 
 
-# --- Ironworks ------------------------------------------------------------------------------
-
-def _ironworks(w: Work, p, uid):
-    ask_select(w, p, "Ironworks: gain a card costing up to $4", "Ironworks", "gain",
-               gainable(w, 4), 1, 1, _ironworks_gain, p)
-
-
-@continuation
-def _ironworks_gain(w: Work, chosen, p):
-    """Rulebook: a bonus per type of the gained card, both for a card with two types (Mill:
-    +1 Card and +1 Action); nothing when no card was gained."""
-    if not chosen or not gain(w, p, chosen[0]):
-        return
-    c = CARDS[chosen[0]]
-    if c.is_action:
-        w.actions += 1
-    if c.is_treasure:
-        w.coins += 1
-    if c.is_victory:
-        draw(w, p, 1)
+define(
+    Card("Diplomat", 4, AR, INTRIGUE_2E,
+         "+2 Cards. If you have 5 or fewer cards in hand (after drawing), +2 Actions. "
+         "Reaction: when another player plays an Attack, you may first reveal this from a hand "
+         "of 5 or more cards, to draw 2 cards then discard 3.", plus_cards=2, effect=_diplomat,
+         reaction=_diplomat_react, can_react=_diplomat_can_react),
+)
 
 
 # --- Mill -----------------------------------------------------------------------------------
@@ -341,20 +624,11 @@ def _mill_discard(w: Work, chosen, p):
         w.coins += 2
 
 
-# --- Mining Village -------------------------------------------------------------------------
-
-def _mining_village(w: Work, p, uid):
-    """Rulebook: decide right then whether to trash it for +$2; under Throne Room it can be
-    trashed only once (the second play finds it gone and does not ask)."""
-    if still_in_play(w, p, "Mining Village", uid):
-        ask_yes_no(w, p, "Mining Village: trash it for +$2?", "Mining Village", "trash",
-                   _mining_village_answer, p, uid, about_cards=("Mining Village",))
-
-
-@continuation
-def _mining_village_answer(w: Work, yes, p, uid):
-    if yes and trash_self(w, p, "Mining Village", uid):
-        w.coins += 2
+define(
+    Card("Mill", 4, AV, INTRIGUE_2E,
+         "+1 Card, +1 Action. You may discard 2 cards, for +$2. Worth 1 VP.", vp=1,
+         plus_cards=1, plus_actions=1, coins_up_to=2, effect=_mill),
+)
 
 
 # --- Secret Passage -------------------------------------------------------------------------
@@ -382,6 +656,13 @@ def _secret_passage_card(w: Work, chosen, p):
 @continuation
 def _secret_passage_insert(w: Work, position, p, name):
     insert_into_deck(w, p, name, int(position[0]))
+
+
+define(
+    Card("Secret Passage", 4, A, INTRIGUE_2E,
+         "+2 Cards, +1 Action. Take a card from your hand and put it anywhere in your deck.",
+         plus_cards=2, plus_actions=1, effect=_secret_passage),
+)
 
 
 # --- Courtier -------------------------------------------------------------------------------
@@ -419,40 +700,12 @@ def _courtier_choice(w: Work, chosen, p):
         gain(w, p, "Gold")
 
 
-# --- Duke -----------------------------------------------------------------------------------
-
-def _duke_vp(counts):
-    return counts.get("Duchy", 0)
-
-
-# --- Minion ---------------------------------------------------------------------------------
-
-MINION_COINS, MINION_CARDS = "+$2", "discard your hand, +4 Cards"
-
-
-def _minion(w: Work, p, uid):
-    """Rulebook: Reactions (Moat, Diplomat) come before the choice: the engine resolves them
-    before the effect runs."""
-    ask_choose(w, p, "Minion: choose one", "Minion", "choose", (MINION_COINS, MINION_CARDS), 1, 1,
-               _minion_choice, p)
-
-
-@continuation
-def _minion_choice(w: Work, chosen, p):
-    """Each other player with at least 5 cards in hand discards it and draws 4; one who
-    revealed Moat neither discards nor draws."""
-    if chosen[0] == MINION_COINS:
-        w.coins += 2
-        return
-    _discard_hand_draw_4(w, p)
-    for victim in attacked(w, p):
-        if len(w.players[victim].hand) >= 5:
-            _discard_hand_draw_4(w, victim)
-
-
-def _discard_hand_draw_4(w, p):
-    discard(w, p, w.players[p].hand)
-    draw(w, p, 4)
+define(
+    Card("Courtier", 5, A, INTRIGUE_2E,
+         "Reveal a card from your hand. For each type it has (Action, Attack, etc.), choose "
+         "one: +1 Action; or +1 Buy; or +$3; or gain a Gold. The choices must be different.",
+         changes_supply=True, coins_up_to=3, effect=_courtier),
+)
 
 
 # --- Patrol ---------------------------------------------------------------------------------
@@ -460,6 +713,13 @@ def _discard_hand_draw_4(w, p):
 def _patrol(w: Work, p, uid):
     """Rulebook: after drawing 3, reveal 4; every Victory card and Curse goes to the hand."""
     _reveal_four_keep(w, p, "Patrol", lambda c: c.is_victory or c.is_curse)
+
+
+define(
+    Card("Patrol", 5, A, INTRIGUE_2E,
+         "+3 Cards. Reveal the top 4 cards of your deck. Put the Victory cards and Curses into "
+         "your hand. Put the rest back in any order.", plus_cards=3, effect=_patrol),
+)
 
 
 # --- Replace --------------------------------------------------------------------------------
@@ -493,83 +753,15 @@ def _replace_gain(w: Work, chosen, p):
             gain(w, victim, "Curse")
 
 
-# --- Torturer -------------------------------------------------------------------------------
-
-TORTURER_DISCARD, TORTURER_CURSE = "discard 2 cards", "gain a Curse to your hand"
-
-
-def _torturer(w: Work, p, uid):
-    each_attacked(w, p, _torturer_victim)
-
-
-@continuation
-def _torturer_victim(w: Work, victim):
-    """Rulebook: in turn order, each victim chooses and suffers before the next chooses; either
-    option may be chosen even if it cannot be done (no Curses left, fewer than 2 cards)."""
-    ask_choose(w, victim, "Torturer: discard 2 cards, or gain a Curse to your hand", "Torturer",
-               "choose", (TORTURER_DISCARD, TORTURER_CURSE), 1, 1, _torturer_choice, victim)
+define(
+    Card("Replace", 5, AA, INTRIGUE_2E,
+         "Trash a card from your hand. Gain a card costing up to $2 more than it. If the gained "
+         "card is an Action or Treasure, put it onto your deck; if it's a Victory card, each "
+         "other player gains a Curse.", changes_supply=True, effect=_replace),
+)
 
 
-@continuation
-def _torturer_choice(w: Work, chosen, victim):
-    if chosen[0] == TORTURER_CURSE:
-        gain(w, victim, "Curse", "hand")
-    else:
-        ask_select(w, victim, "Torturer: discard 2 cards", "Torturer", "discard",
-                   w.players[victim].hand, 2, 2, discard_chosen, victim)
-
-
-# --- Trading Post ---------------------------------------------------------------------------
-
-def _trading_post(w: Work, p, uid):
-    ask_select(w, p, "Trading Post: trash 2 cards from your hand", "Trading Post", "trash",
-               w.players[p].hand, 2, 2, _trading_post_trash, p)
-
-
-@continuation
-def _trading_post_trash(w: Work, chosen, p):
-    """Rulebook: with one card in hand, trash it and gain nothing; with 2 or more, trash exactly
-    2 and gain a Silver to the hand (if any are left)."""
-    trash(w, p, chosen)
-    if len(chosen) == 2:
-        gain(w, p, "Silver", "hand")
-
-
-# --- Upgrade --------------------------------------------------------------------------------
-
-def _upgrade(w: Work, p, uid):
-    ask_select(w, p, "Upgrade: trash a card from your hand", "Upgrade", "trash",
-               distinct(w.players[p].hand), 1, 1, _upgrade_trash, p)
-
-
-@continuation
-def _upgrade_trash(w: Work, chosen, p):
-    """Rulebook: gain a card costing exactly $1 more (both costs after Bridge, so with Bridge a
-    Copper, still $0, becomes a $1 card); with none at that cost, gain nothing."""
-    if not chosen:
-        return
-    trash(w, p, chosen)
-    target = cost(w, chosen[0]) + 1
-    ask_select(w, p, f"Upgrade: gain a card costing exactly ${target}", "Upgrade", "gain",
-               gainable(w, target, exact=True), 1, 1, gain_chosen, p, about_cards=chosen)
-
-
-# --- Nobles ---------------------------------------------------------------------------------
-
-NOBLES_CARDS, NOBLES_ACTIONS = "+3 Cards", "+2 Actions"
-
-
-def _nobles(w: Work, p, uid):
-    ask_choose(w, p, "Nobles: choose one", "Nobles", "choose", (NOBLES_CARDS, NOBLES_ACTIONS),
-               1, 1, _nobles_choice, p)
-
-
-@continuation
-def _nobles_choice(w: Work, chosen, p):
-    if chosen[0] == NOBLES_CARDS:
-        draw(w, p, 3)
-    else:
-        w.actions += 2
+# Intrigue 1st edition only.
 
 
 # --- Secret Chamber (1st edition) -----------------------------------------------------------
@@ -599,11 +791,40 @@ def _secret_chamber_put_back(w: Work, chosen, p):
               topdeck_chosen, p, "hand")
 
 
+define(
+    Card("Secret Chamber", 2, AR, INTRIGUE_1E,
+         "Discard any number of cards. +$1 per card discarded. When another player plays an "
+         "Attack card, you may reveal this from your hand. If you do, +2 Cards, then put 2 "
+         "cards from your hand on top of your deck.", coins_up_to=None, effect=_secret_chamber,
+         reaction=_secret_chamber_react),
+)
+
+
+# --- Great Hall -----------------------------------------------------------------------------
+
+define(
+    Card("Great Hall", 3, AV, INTRIGUE_1E, "+1 Card, +1 Action. Worth 1 VP.", vp=1,
+         plus_cards=1, plus_actions=1),
+)
+
+
 # --- Coppersmith (1st edition) --------------------------------------------------------------
 
 def _coppersmith(w: Work, p, uid):
-    """Rulebook (1st ed.): cumulative; Throne Room on it makes each Copper worth $3."""
-    w.copper_bonus += 1
+    """Rulebook (1st ed.): cumulative; Throne Room on it makes each Copper worth $3. Its mark
+    is the Coppersmiths played this turn."""
+    set_turn_mark(w, "Coppersmith", turn_mark(w, "Coppersmith", 0) + 1)
+
+
+def _coppersmith_bonus(names: tuple, mark: int) -> tuple:
+    """+$1 per Copper for each Coppersmith played this turn."""
+    return names.count("Copper") * mark, mark
+
+
+define(
+    Card("Coppersmith", 4, A, INTRIGUE_1E, "Copper produces an extra $1 this turn.",
+         coins_up_to=None, effect=_coppersmith, treasure_bonus=_coppersmith_bonus),
+)
 
 
 # --- Scout (1st edition) --------------------------------------------------------------------
@@ -612,6 +833,14 @@ def _scout(w: Work, p, uid):
     """Rulebook (1st ed.): Action-Victory cards are Victory cards, Curses are not; take all the
     Victory cards; the order of the rest is not revealed."""
     _reveal_four_keep(w, p, "Scout", lambda c: c.is_victory)
+
+
+define(
+    Card("Scout", 4, A, INTRIGUE_1E,
+         "+1 Action. Reveal the top 4 cards of your deck. Put the revealed Victory cards into "
+         "your hand. Put the other cards on top of your deck in any order.", plus_actions=1,
+         effect=_scout),
+)
 
 
 # --- Saboteur (1st edition) -----------------------------------------------------------------
@@ -643,6 +872,14 @@ def _saboteur_victim(w: Work, victim):
                about_cards=got)
 
 
+define(
+    Card("Saboteur", 5, AA, INTRIGUE_1E,
+         "Each other player reveals cards from the top of his deck until revealing one costing "
+         "$3 or more. He trashes that card and may gain a card costing at most $2 less than it. "
+         "He discards the other revealed cards.", changes_supply=True, effect=_saboteur),
+)
+
+
 # --- Tribute (1st edition) ------------------------------------------------------------------
 
 def _tribute(w: Work, p, uid):
@@ -663,109 +900,6 @@ def _tribute(w: Work, p, uid):
 
 
 define(
-    # Intrigue 2nd edition: the cards of both editions, then the 7 new ones.
-    Card("Courtyard", 2, A, INTRIGUE_2E, "+3 Cards. Put a card from your hand onto your deck.",
-         editions=BOTH, plus_cards=3, effect=_courtyard),
-    Card("Pawn", 2, A, INTRIGUE_2E, "Choose two different: +1 Card; +1 Action; +1 Buy; +$1.",
-         editions=BOTH, coins_up_to=1, effect=_pawn),
-    Card("Masquerade", 3, A, INTRIGUE_2E,
-         "+2 Cards. Each player with any cards in hand passes one to the next such player to "
-         "their left, at once. Then you may trash a card from your hand.", editions=BOTH,
-         plus_cards=2, effect=_masquerade),
-    Card("Shanty Town", 3, A, INTRIGUE_2E,
-         "+2 Actions. Reveal your hand. If you have no Action cards in hand, +2 Cards.",
-         editions=BOTH, plus_actions=2, effect=_shanty_town),
-    Card("Steward", 3, A, INTRIGUE_2E,
-         "Choose one: +2 Cards; or +$2; or trash 2 cards from your hand.", editions=BOTH,
-         coins_up_to=2, effect=_steward),
-    Card("Swindler", 3, AA, INTRIGUE_2E,
-         "+$2. Each other player trashes the top card of their deck and gains a card with the "
-         "same cost that you choose.", editions=BOTH, plus_coins=2, changes_supply=True,
-         effect=_swindler),
-    Card("Wishing Well", 3, A, INTRIGUE_2E,
-         "+1 Card, +1 Action. Name a card, then reveal the top card of your deck. If you named "
-         "it, put it into your hand.", editions=BOTH, plus_cards=1, plus_actions=1,
-         effect=_wishing_well),
-    Card("Baron", 4, A, INTRIGUE_2E,
-         "+1 Buy. You may discard an Estate for +$4. If you don't, gain an Estate.",
-         editions=BOTH, plus_buys=1, changes_supply=True, coins_up_to=4, effect=_baron),
-    Card("Bridge", 4, A, INTRIGUE_2E,
-         "+1 Buy, +$1. This turn, cards (everywhere) cost $1 less, but not less than $0.",
-         editions=BOTH, plus_buys=1, plus_coins=1, coins_up_to=None, effect=_bridge),
-    Card("Conspirator", 4, A, INTRIGUE_2E,
-         "+$2. If you have played 3 or more Actions this turn (counting this one), +1 Card and "
-         "+1 Action.", editions=BOTH, plus_coins=2, effect=_conspirator),
-    Card("Ironworks", 4, A, INTRIGUE_2E,
-         "Gain a card costing up to $4. If the gained card is an Action card, +1 Action; a "
-         "Treasure card, +$1; a Victory card, +1 Card (each that applies).", plural="Ironworks",
-         editions=BOTH,
-         changes_supply=True, coins_up_to=1, effect=_ironworks),
-    Card("Mining Village", 4, A, INTRIGUE_2E,
-         "+1 Card, +2 Actions. You may trash this for +$2.", editions=BOTH, plus_cards=1,
-         plus_actions=2, coins_up_to=2, effect=_mining_village),
-    Card("Duke", 5, (VICTORY_T,), INTRIGUE_2E, "Worth 1 VP per Duchy you have.", editions=BOTH,
-         victory_points=_duke_vp),
-    Card("Minion", 5, AA, INTRIGUE_2E,
-         "+1 Action. Choose one: +$2; or discard your hand, +4 Cards, and each other player "
-         "with at least 5 cards in hand discards their hand and draws 4 cards.", editions=BOTH,
-         plus_actions=1, coins_up_to=2, effect=_minion),
-    Card("Torturer", 5, AA, INTRIGUE_2E,
-         "+3 Cards. Each other player either discards 2 cards or gains a Curse to their hand, "
-         "their choice.", editions=BOTH, plus_cards=3, changes_supply=True, effect=_torturer),
-    Card("Trading Post", 5, A, INTRIGUE_2E,
-         "Trash 2 cards from your hand. If you did, gain a Silver to your hand.", editions=BOTH,
-         changes_supply=True, effect=_trading_post),
-    Card("Upgrade", 5, A, INTRIGUE_2E,
-         "+1 Card, +1 Action. Trash a card from your hand. Gain a card costing exactly $1 more "
-         "than it.", editions=BOTH, plus_cards=1, plus_actions=1, changes_supply=True,
-         effect=_upgrade),
-    Card("Harem", 6, (TREASURE_T, VICTORY_T), INTRIGUE_2E, "$2. Worth 2 VP.", editions=BOTH,
-         coins=2, vp=2),
-    Card("Nobles", 6, AV, INTRIGUE_2E, "Choose one: +3 Cards; or +2 Actions. Worth 2 VP.",
-         plural="Nobles", editions=BOTH, vp=2, effect=_nobles),
-    Card("Lurker", 2, A, INTRIGUE_2E,
-         "+1 Action. Choose one: trash an Action card from the Supply; or gain an Action card "
-         "from the trash.", plus_actions=1, changes_supply=True, effect=_lurker),
-    Card("Diplomat", 4, AR, INTRIGUE_2E,
-         "+2 Cards. If you have 5 or fewer cards in hand (after drawing), +2 Actions. "
-         "Reaction: when another player plays an Attack, you may first reveal this from a hand "
-         "of 5 or more cards, to draw 2 cards then discard 3.", plus_cards=2, effect=_diplomat,
-         reaction=_diplomat_react, can_react=_diplomat_can_react),
-    Card("Mill", 4, AV, INTRIGUE_2E,
-         "+1 Card, +1 Action. You may discard 2 cards, for +$2. Worth 1 VP.", vp=1,
-         plus_cards=1, plus_actions=1, coins_up_to=2, effect=_mill),
-    Card("Secret Passage", 4, A, INTRIGUE_2E,
-         "+2 Cards, +1 Action. Take a card from your hand and put it anywhere in your deck.",
-         plus_cards=2, plus_actions=1, effect=_secret_passage),
-    Card("Courtier", 5, A, INTRIGUE_2E,
-         "Reveal a card from your hand. For each type it has (Action, Attack, etc.), choose "
-         "one: +1 Action; or +1 Buy; or +$3; or gain a Gold. The choices must be different.",
-         changes_supply=True, coins_up_to=3, effect=_courtier),
-    Card("Patrol", 5, A, INTRIGUE_2E,
-         "+3 Cards. Reveal the top 4 cards of your deck. Put the Victory cards and Curses into "
-         "your hand. Put the rest back in any order.", plus_cards=3, effect=_patrol),
-    Card("Replace", 5, AA, INTRIGUE_2E,
-         "Trash a card from your hand. Gain a card costing up to $2 more than it. If the gained "
-         "card is an Action or Treasure, put it onto your deck; if it's a Victory card, each "
-         "other player gains a Curse.", changes_supply=True, effect=_replace),
-    # Intrigue 1st edition only.
-    Card("Secret Chamber", 2, AR, INTRIGUE_1E,
-         "Discard any number of cards. +$1 per card discarded. When another player plays an "
-         "Attack card, you may reveal this from your hand. If you do, +2 Cards, then put 2 "
-         "cards from your hand on top of your deck.", coins_up_to=None, effect=_secret_chamber,
-         reaction=_secret_chamber_react),
-    Card("Great Hall", 3, AV, INTRIGUE_1E, "+1 Card, +1 Action. Worth 1 VP.", vp=1,
-         plus_cards=1, plus_actions=1),
-    Card("Coppersmith", 4, A, INTRIGUE_1E, "Copper produces an extra $1 this turn.",
-         coins_up_to=None, effect=_coppersmith),
-    Card("Scout", 4, A, INTRIGUE_1E,
-         "+1 Action. Reveal the top 4 cards of your deck. Put the revealed Victory cards into "
-         "your hand. Put the other cards on top of your deck in any order.", plus_actions=1,
-         effect=_scout),
-    Card("Saboteur", 5, AA, INTRIGUE_1E,
-         "Each other player reveals cards from the top of his deck until revealing one costing "
-         "$3 or more. He trashes that card and may gain a card costing at most $2 less than it. "
-         "He discards the other revealed cards.", changes_supply=True, effect=_saboteur),
     Card("Tribute", 5, A, INTRIGUE_1E,
          "The player to your left reveals then discards the top 2 cards of his deck. For each "
          "differently named card revealed, if it is an Action card, +2 Actions; Treasure card, "

@@ -232,8 +232,8 @@ class DominionService(pb_grpc.DominionServiceServicer):
             kingdom = tuple(request.cards.cards)
         elif choice == "random":
             kingdom, sets = "random", tuple(request.random.sets) or None
-        else:
-            kingdom = DEFAULT_KINGDOM
+        else:   # the one rule: the bots' Kingdom cards in First Game (as on the command line)
+            kingdom = dominion.bots.default_kingdom([s.bot for s in request.seats if s.bot])
         seed = request.seed if request.HasField("seed") else secrets.randbits(64)
         first = request.first_player if request.HasField("first_player") else None
         try:

@@ -4,6 +4,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import dominion
 from dominion.simulate import simulate
 
@@ -37,7 +39,7 @@ def test_simulate_writes_records_and_replay_shows_a_game_for_a_seat_or_a_spectat
     assert len(lines) == 4
     game = json.loads(lines[1])
     names = game["config"]["players"]
-    seat = cli("replay", f"{records}:2", "--seat", "0")
+    seat = cli("replay", f"{records}:{game['index']}", "--seat", "0")
     assert seat.returncode == 0, seat.stderr
     text = seat.stdout.splitlines()
     assert f"Turn 1 - {names[game['config']['first_player']]}" in text
@@ -46,9 +48,10 @@ def test_simulate_writes_records_and_replay_shows_a_game_for_a_seat_or_a_spectat
     other = [t for t in text if t.startswith(f"{names[1]} draws ")]
     assert any("Copper" in t or "Estate" in t for t in own)
     assert other and all(t.endswith(" cards.") or t.endswith(" a card.") for t in other)
-    spectator = cli("replay", f"{records}:2").stdout
+    spectator = cli("replay", f"{records}:{game['index']}").stdout
     assert "Copper" not in "".join(t for t in spectator.splitlines() if " draws " in t)
-    events = [json.loads(t) for t in cli("replay", f"{records}:2", "--json").stdout.splitlines()]
+    events = [json.loads(t) for t in
+              cli("replay", f"{records}:{game['index']}", "--json").stdout.splitlines()]
     assert events[-1]["kind"] == "game_over" and all("text" in e for e in events)
 
 
@@ -63,17 +66,31 @@ def test_replay_refuses_a_record_of_another_engine_version_and_a_missing_line(tm
     refused = cli("replay", str(old))
     assert refused.returncode == 2 and "engine version '0-older'" in refused.stderr
     missing = cli("replay", f"{records}:9")
-    assert missing.returncode == 2 and "no line 9" in missing.stderr
+    assert missing.returncode == 2 and "no game 9" in missing.stderr
 
 
 def test_replay_plays_again_a_game_of_a_simulation_by_its_seed_and_index(tmp_path):
     records = tmp_path / "g.jsonl"
     assert cli("simulate", "--games", "5", "--bots", "big-money,smithy-big-money", "--seed",
                "12", "--workers", "1", "--records", str(records)).returncode == 0
-    from_file = cli("replay", f"{records}:4", "--seat", "1")
+    lines = records.read_text().splitlines()
+    records.write_text("\n".join(reversed(lines)) + "\n")   # as several workers may write them
+    from_file = cli("replay", f"{records}:3", "--seat", "1")   # the record whose index is 3
     by_index = cli("replay", "--index", "3", "--bots", "big-money,smithy-big-money", "--seed",
                    "12", "--seat", "1")
     assert by_index.returncode == 0, by_index.stderr
     assert by_index.stdout == from_file.stdout and "Scores:" in by_index.stdout
     refused = cli("replay", "--index", "3")
     assert refused.returncode == 2 and "--bots and --seed" in refused.stderr
+
+
+def test_record_from_data_reads_a_records_file_line_as_written():
+    """README: ``dominion.record_from_data(line)`` takes a line of a records file as it is."""
+    lines = []
+    simulate(["big-money", "random"], 1, seed=4, workers=1,
+             on_record=lambda data: lines.append(json.dumps(data)))
+    record = dominion.record_from_data(lines[0])
+    assert record == dominion.record_from_data(json.loads(lines[0]))
+    assert dominion.replay(record).config.seed == json.loads(lines[0])["seed"]
+    with pytest.raises(dominion.InvalidConfigError, match="not a game record"):
+        dominion.record_from_data('{"config": ')

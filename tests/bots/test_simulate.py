@@ -5,8 +5,8 @@ import json
 import pytest
 
 import dominion
-from dominion.simulate import (SimulationError, default_kingdom, seating, simulate, tournament,
-                               wilson)
+from dominion.bots import default_kingdom
+from dominion.simulate import SimulationError, seating, simulate, tournament, wilson
 from dominion_client.cli import main
 
 

@@ -54,3 +54,20 @@ def test_ctrl_c_stops_the_workers_and_reports_the_games_finished():
 
 def test_the_progress_estimate_reads_at_a_glance():
     assert [format_duration(s) for s in (4.2, 185, 7800)] == ["4 s", "3 min 5 s", "2 h 10 min"]
+
+
+def test_a_mistyped_bot_or_kingdom_gets_a_did_you_mean():
+    run = cli("simulate", "--games", "2", "--bots", "witch-bigmoney,random")
+    assert run.returncode == 2 and "(did you mean 'witch-big-money'?)" in run.stderr
+    run = cli("simulate", "--games", "2", "--bots", "big-money,random", "--kingdom", "Frist Game")
+    assert run.returncode == 2 and "(did you mean 'First Game'?)" in run.stderr
+    run = cli("simulate", "--games", "2", "--bots", "big-money,random", "--kingdom",
+              "Cellar,Chapel,Moat,Vilage,Workshop,Smithy,Militia,Market,Mine,Witch")
+    assert run.returncode == 2 and "(did you mean 'Village'?)" in run.stderr
+
+
+def test_more_workers_than_cores_are_capped_with_a_word():
+    from dominion_client.commands_engine import usable_cores
+    run = cli("simulate", "--games", "2", "--bots", "big-money,random", "--workers", "100000")
+    assert run.returncode == 0, run.stderr
+    assert f"--workers 100000 is more than the {usable_cores()} cores" in run.stderr

@@ -45,7 +45,7 @@ def test_a_strategy_file_loads_by_path_as_a_bot(tmp_path):
 
 
 @pytest.mark.parametrize("text, line, words", [
-    ('buy = ["Province", "Gold",\n "Silverr"]\n', 2, "unknown card 'Silverr'; did you mean 'Silver'"),
+    ('buy = ["Province", "Gold",\n "Silverr"]\n', 2, "unknown card 'Silverr' (did you mean 'Silver'?)"),
     ('[[buy]]\ncard = "Gold"\n\n[[buy]]\ncard = "Silver"\nwhen = "coins >> 3"\n', 6,
      "cannot read condition"),
     ('[[buy]]\ncard = "Gold"\nwhen = "money >= 3"\n', 3, "unknown quantity 'money'"),

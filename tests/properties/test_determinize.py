@@ -7,8 +7,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 import dominion
-from tests.support import card_counts, game_specs, property_examples, random_answer, \
-    random_trajectory
+from tests.support import (card_counts, game_specs, property_examples, random_answer,
+                           random_trajectory, turn, zone)
 
 SLOW = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -30,15 +30,15 @@ def test_a_determinized_state_looks_the_same_to_the_player_and_plays_on(spec):
         turns = 0
         while (d := dominion.pending(sample)) is not None and turns < 400:
             sample = dominion.step(sample, random_answer(d, rng), d.player)
-            turns = sample.turn - state.turn
+            turns = turn(sample) - turn(state)
 
 
 def test_determinize_redistributes_what_the_player_cannot_see():
     state = dominion.new_game(players=2, seed=8)
-    hands = {dominion.determinize(state, 0, seed).players[1].hand for seed in range(30)}
-    decks = {dominion.determinize(state, 0, seed).players[0].deck for seed in range(30)}
+    hands = {zone(dominion.determinize(state, 0, seed), "hand", 1) for seed in range(30)}
+    decks = {zone(dominion.determinize(state, 0, seed), "deck") for seed in range(30)}
     assert len(hands) > 1 and len(decks) > 1
-    assert all(dominion.determinize(state, 0, s).players[0].hand == state.players[0].hand
+    assert all(zone(dominion.determinize(state, 0, s), "hand") == zone(state, "hand")
                for s in range(30))
 
 
@@ -57,7 +57,7 @@ def test_cards_named_by_work_in_progress_keep_their_places():
     s = dominion.step(s, dominion.Move("play", "Library"))
     for seed in range(10):
         sample = dominion.determinize(s, 1, seed)
-        assert sample.players[0].looking == ("Smithy",)
+        assert zone(sample, "looking") == ("Smithy",)
         dominion.step(sample, ["no"])
 
 
@@ -70,10 +70,10 @@ def test_a_sample_for_another_seat_keeps_the_cards_sentry_is_looking_at():
                           hands=[["Sentry"] + ["Copper"] * 4],
                           decks=[["Silver", "Copper", "Bureaucrat", "Estate", "Estate"]])
     s = dominion.step(s, dominion.Move("play", "Sentry"))
-    assert sorted(s.players[0].looking) == ["Bureaucrat", "Copper"]
+    assert sorted(zone(s, "looking")) == ["Bureaucrat", "Copper"]
     for seed in range(20):
         sample = dominion.determinize(s, 1, seed)
-        assert sorted(sample.players[0].looking) == ["Bureaucrat", "Copper"]
+        assert sorted(zone(sample, "looking")) == ["Bureaucrat", "Copper"]
         sample = dominion.step(sample, [])          # trash nothing
         sample = dominion.step(sample, [])          # discard nothing
         dominion.step(sample, ["Copper", "Bureaucrat"])   # put both back

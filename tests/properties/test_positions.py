@@ -40,13 +40,16 @@ def test_inspect_lists_piles_top_card_first_as_position_takes_them():
 
 
 def test_a_position_carries_this_turns_effects():
+    effects = dominion.TurnEffects(actions_played=3, cost_reduction=2,
+                                   marks=(("Coppersmith", 1), ("Merchant", (1, 0))))
     s = dominion.position("First Game", hands=[["Copper", "Silver"]], phase="buy",
-                          cost_reduction=2, copper_bonus=1, merchants=1, actions_played=3,
-                          turns_taken=(4, 3), coins=1)
+                          effects=effects, turns_taken=(4, 3), coins=1)
+    assert dominion.inspect(s).effects == effects
     s = dominion.step(s, dominion.Move("play_treasures"))
     seen = dominion.inspect(s)
     # Copper 1 + Coppersmith 1, Silver 2 + Merchant 1, and the coin already there.
-    assert seen.coins == 6 and seen.actions_played == 3
+    assert seen.coins == 6 and seen.effects.actions_played == 3
+    assert seen.effects.marks == (("Coppersmith", 1), ("Merchant", (1, 1)))   # a Silver played
     assert dict((n, c) for n, _, c in seen.supply)["Gold"] == 4   # Bridge: $6 - 2
     assert [z.turns_taken for z in seen.seats] == [4, 3]
 
@@ -61,7 +64,26 @@ def test_a_position_can_set_cards_aside_and_the_trash_from_any_sequence():
 
 def test_a_bad_position_is_refused_with_a_message():
     import pytest
-    for bad in (dict(turns_taken=(1,)), dict(bought="yes"), dict(merchants=-1),
+    effects = dominion.TurnEffects
+    for bad in (dict(turns_taken=(1,)), dict(effects=effects(bought="yes")),
+                dict(effects=effects(actions_played=-1)), dict(effects={"bought": True}),
+                dict(effects=effects(marks=(("Merchant", (1, 0)), ("Coppersmith", 1)))),
+                dict(effects=effects(immune=(2,))),
                 dict(aside=[[], [], []])):
         with pytest.raises(dominion.InvalidPositionError):
             dominion.position("First Game", **bad)
+    with pytest.raises(dominion.UnknownCardError):
+        dominion.position("First Game", effects=effects(marks=(("Nonesuch", 1),)))
+
+
+def test_a_step_works_on_a_copy_that_freezes_back_into_the_same_state():
+    """`engine.Work` unpacks a state by position and `freeze` packs it again: every field,
+    each set to a value no other field has, comes back in its place."""
+    from dominion.engine import Work
+    s = dominion.position("First Game", players=3, hands=[["Copper"], ["Estate"], ["Silver"]],
+                          current=1, phase="buy", actions=2, buys=3, coins=4,
+                          turns_taken=(5, 6, 4), trash=["Curse"],
+                          effects=dominion.TurnEffects(actions_played=7, cost_reduction=1,
+                                                       bought=True, left_play=(1001,),
+                                                       immune=(2,), marks=(("Merchant", (1, 0)),)))
+    assert Work(s).freeze() == s

@@ -1,5 +1,7 @@
 """Properties of whole random games: random Kingdoms from every playable combination of sets,
 2-6 players, uniformly random legal answers. Each failure names the `GameSpec` that replays it."""
+from operator import attrgetter
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -7,14 +9,14 @@ import dominion
 from dominion import BUY, CHOOSE, END_PHASE, ORDER, PLAY, PLAY_TREASURES, SELECT, TURN, Move
 from dominion import engine
 from dominion.bots import make_bot
-from tests.support import (GameSpec, at, card_counts, game_specs, property_examples,
-                           random_trajectory)
+from tests.support import (GameSpec, at, card_counts, game_specs, log_events, phase,
+                           property_examples, random_trajectory, supply, turn)
 
 SLOW = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
-# State fields that count something: none may ever drop below zero.
-COUNTERS = ("actions", "buys", "coins", "turn", "actions_played", "cost_reduction",
-            "copper_bonus", "merchants", "silvers_played", "next_uid")
+# What counts something in a game (`inspect`): none may ever drop below zero.
+COUNTERS = ("actions", "buys", "coins", "turn", "effects.actions_played",
+            "effects.cost_reduction")
 
 
 @settings(max_examples=property_examples(600), **SLOW)
@@ -24,15 +26,15 @@ def test_every_random_game_ends(spec):
     final = game.states[-1]
     if game.stalemate:
         # Random answers buy a $0 card whenever one is left; only a game without one can stall.
-        turn_start = final._replace(cost_reduction=0)  # before any Bridge of this turn
-        free = [name for name, n in zip(final.pile_names, final.supply)
+        turn_start = final._replace(effects=dominion.TurnEffects())  # before any Bridge
+        free = [name for name, n in supply(final).items()
                 if n and dominion.cost(turn_start, name) == 0]
         assert not free, f"{spec} stalled with {free} left in the Supply"
         return
-    assert dominion.is_over(final) and final.phase == dominion.OVER
+    assert dominion.is_over(final) and phase(final) == dominion.OVER
     assert dominion.winners(final)
-    provinces = final.supply[final.pile_names.index("Province")]
-    empty = sum(1 for n in final.supply if n == 0)
+    provinces = supply(final)["Province"]
+    empty = sum(1 for n in supply(final).values() if n == 0)
     assert provinces == 0 or empty >= (4 if spec.players >= 5 else 3) or \
         engine.deadlocked(final), f"{spec} ended with Provinces left and {empty} empty piles"
 
@@ -66,11 +68,15 @@ def test_cards_are_conserved_after_every_step(spec):
 
 def negative_counters(state) -> list:
     """Descriptions of every counter of ``state`` that is below zero."""
-    bad = [f"{name}={getattr(state, name)}" for name in COUNTERS if getattr(state, name) < 0]
-    bad += [f"supply {name}={n}" for name, n in zip(state.pile_names, state.supply) if n < 0]
-    bad += [f"turns_taken[{s}]={t}" for s, t in enumerate(state.turns_taken) if t < 0]
-    bad += [f"cost of {name}={dominion.cost(state, name)}" for name in state.pile_names
-            if dominion.cost(state, name) < 0]
+    seen = dominion.inspect(state)
+    counts = {name: attrgetter(name)(seen) for name in COUNTERS}
+    counts.update((f"mark {name}", value) for name, value in seen.effects.marks)
+    bad = [f"{name}={n}" for name, n in counts.items()
+           if any(k < 0 for k in (n if isinstance(n, tuple) else (n,)))]
+    bad += [f"supply {name}={n}" for name, n, _ in seen.supply if n < 0]
+    bad += [f"turns_taken[{s}]={z.turns_taken}" for s, z in enumerate(seen.seats)
+            if z.turns_taken < 0]
+    bad += [f"cost of {name}={cost}" for name, _, cost in seen.supply if cost < 0]
     return bad
 
 
@@ -82,25 +88,28 @@ def test_no_counter_ever_goes_negative(spec):
         after = answers[i - 1] if i else "setup"
         assert not negative_counters(state), f"{spec}: after step {i} ({after}): " \
             f"{negative_counters(state)}"
-        assert state.turn == sum(state.turns_taken)
-        assert 0 <= state.current < spec.players
+        seen = dominion.inspect(state)
+        assert seen.turn == sum(z.turns_taken for z in seen.seats)
+        assert 0 <= seen.current < spec.players
 
 
 def malformed(state, d) -> str:
     """Why decision ``d`` cannot be answered as it says, or "" if it is well formed."""
-    if not 0 <= d.player < len(state.players):
+    seen = dominion.inspect(state)
+    if not 0 <= d.player < len(seen.seats):
         return "no such player"
     if d.kind == TURN:
         if not d.moves or len(set(d.moves)) != len(d.moves):
             return "no moves, or repeated moves"
-        if d.player != state.current:
+        if d.player != seen.current:
             return "a turn decision for a player whose turn it is not"
-        hand = state.players[d.player].hand
+        hand = seen.seats[d.player].hand
+        supply = {name: (left, cost) for name, left, cost in seen.supply}
         for m in d.moves:
             if m.verb == PLAY and m.card not in hand:
                 return f"{m} but the card is not in hand"
-            if m.verb == BUY and (state.buys < 1 or dominion.cost(state, m.card) > state.coins or
-                                  state.supply[state.pile_names.index(m.card)] == 0):
+            if m.verb == BUY and (seen.buys < 1 or supply[m.card][1] > seen.coins or
+                                  supply[m.card][0] == 0):
                 return f"{m} without a Buy, the coins or a card in the pile"
             if m.verb not in (PLAY, BUY, PLAY_TREASURES, END_PHASE):
                 return f"unknown verb in {m}"
@@ -131,7 +140,7 @@ def play_with_bots(spec: GameSpec, turns: int = 500) -> dominion.State:
     its end or its turn ``turns``."""
     state = spec.new_game()
     bots = [make_bot("random", spec.answer_seed + seat) for seat in range(spec.players)]
-    while (d := dominion.pending(state)) is not None and state.turn <= turns:
+    while (d := dominion.pending(state)) is not None and turn(state) <= turns:
         answer = bots[d.player].answer(d, dominion.view(state, d.player, log_from=None))
         state = dominion.step(state, answer, d.player)
     return state
@@ -142,7 +151,8 @@ def play_with_bots(spec: GameSpec, turns: int = 500) -> dominion.State:
 def test_the_same_seed_and_answers_give_the_same_game(spec):
     first, second = play_with_bots(spec), play_with_bots(spec)
     assert first == second
-    assert first.log == second.log and first.answers == second.answers
+    assert log_events(first) == log_events(second)
+    assert dominion.record(first) == dominion.record(second)
 
 
 @settings(max_examples=property_examples(200), deadline=None)
@@ -155,7 +165,7 @@ def test_different_seeds_give_different_shuffles(kingdom, seed, delta):
 
     def openings(s):
         state = dominion.new_game(players=6, kingdom=kingdom, seed=s)
-        return tuple((p.hand, p.deck) for p in state.players)
+        return tuple((z.hand, z.deck) for z in dominion.inspect(state).seats)
 
     assert openings(seed) != openings(other)
 

@@ -6,7 +6,7 @@ import pytest
 import dominion
 from dominion import (IllegalAnswerError, InvalidConfigError, Move, NotYourDecisionError,
                       StaleAnswerError)
-from tests.support import at, play
+from tests.support import at, play, zone
 
 MILITIA_VICTIM = ["Copper", "Copper", "Estate", "Estate", "Gold"]
 
@@ -135,7 +135,7 @@ def test_a_question_with_only_one_possible_answer_is_not_asked(case):
 def test_a_torturer_victim_holding_one_kind_of_card_discards_without_being_asked():
     s = play(at("Torturer", hands=[["Torturer"], ["Copper"] * 4]), "Torturer")
     s = dominion.step(s, ["discard 2 cards"], 1)
-    assert dominion.pending(s).player == 0 and len(s.players[1].hand) == 2
+    assert dominion.pending(s).player == 0 and len(zone(s, "hand", 1)) == 2
 
 
 def test_discarding_two_different_cards_is_asked_even_when_both_must_go():

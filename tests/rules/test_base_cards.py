@@ -7,7 +7,8 @@ import pytest
 import dominion
 from dominion import CHOOSE, END_PHASE, ORDER, PLAY, SELECT, TURN, Move
 from dominion.card import BASE_1E, BASE_2E
-from tests.support import answer, at, deck_top_first, hand, play, random_answer
+from tests.support import (actions, answer, at, buys, coins, deck_top_first, hand, log_events,
+                           phase, play, random_answer, trash, zone)
 
 FIVE_COPPERS = ["Copper"] * 5
 
@@ -22,12 +23,12 @@ def log_seen_by(s, viewer, kind):
 
 
 def discard(s, seat=0):
-    return list(s.players[seat].discard)
+    return list(zone(s, "discard", seat))
 
 
 def to_buy_phase(s):
     """End the Action phase if it has not ended by itself (no Action left to play)."""
-    return answer(s, Move(END_PHASE)) if s.phase == "action" else s
+    return answer(s, Move(END_PHASE)) if phase(s) == "action" else s
 
 
 # --- Cellar -----------------------------------------------------------------------------------
@@ -42,7 +43,7 @@ def test_cellar_discards_then_draws_as_many_as_discarded():
     s = answer(s, ["Estate", "Estate"])
     assert hand(s) == ["Copper", "Copper", "Gold", "Silver"]
     assert discard(s) == ["Estate", "Estate"]
-    assert s.actions == 1
+    assert actions(s) == 1
 
 
 def test_cellar_draw_shuffles_in_the_discarded_cards():
@@ -71,7 +72,7 @@ def test_chapel_trashes_up_to_four_cards():
         answer(s, ["Estate", "Estate", "Copper", "Copper", "Curse"])
     s = answer(s, ["Estate", "Estate", "Copper", "Curse"])
     assert hand(s) == ["Copper"]
-    assert sorted(s.trash) == ["Copper", "Curse", "Estate", "Estate"]
+    assert sorted(trash(s)) == ["Copper", "Curse", "Estate", "Estate"]
 
 
 def test_chapel_cannot_trash_itself():
@@ -97,8 +98,8 @@ def test_moat_blocks_militia_but_the_attack_still_hits_the_others():
     d = pending(s)  # seat 1 is unaffected; seat 2 has no Reaction and discards
     assert (d.player, d.purpose, d.min) == (2, "discard", 2)
     s = answer(s, ["Estate", "Copper"])
-    assert len(s.players[1].hand) == 5 and len(s.players[2].hand) == 3
-    assert s.coins == 2  # the attacker's own bonus is untouched
+    assert len(zone(s, "hand", 1)) == 5 and len(zone(s, "hand", 2)) == 3
+    assert coins(s) == 2  # the attacker's own bonus is untouched
     reveals = log_seen_by(s, 2, "reveal")  # revealing Moat is public
     assert [(e.player, e.cards) for e in reveals] == [(1, ("Moat",))]
 
@@ -108,8 +109,8 @@ def test_moat_blocks_witch_and_the_attacker_still_draws():
            decks=[["Gold", "Gold"]])
     s = answer(play(s, "Witch"), ["Moat"])
     assert hand(s) == ["Gold", "Gold"]
-    assert "Curse" not in s.players[1].discard
-    assert s.players[2].discard == ("Curse",)
+    assert "Curse" not in zone(s, "discard", 1)
+    assert zone(s, "discard", 2) == ("Curse",)
 
 
 def test_moat_reveal_is_optional():
@@ -127,7 +128,7 @@ def test_harbinger_puts_a_card_from_the_discard_pile_onto_the_deck():
     s = at("Harbinger", hands=[["Harbinger"]], decks=[["Copper", "Estate"]],
            discards=[["Gold", "Curse", "Estate"]])
     s = play(s, "Harbinger")
-    assert hand(s) == ["Copper"] and s.actions == 1
+    assert hand(s) == ["Copper"] and actions(s) == 1
     d = pending(s)
     assert (d.purpose, d.cards, d.min, d.max) == ("topdeck", ("Curse", "Estate", "Gold"), 0, 1)
     s = answer(s, ["Gold"])
@@ -153,31 +154,32 @@ def test_harbinger_with_empty_discard_pile_asks_nothing():
 def test_merchant_gives_one_coin_on_the_first_silver_only():
     s = at("Merchant", hands=[["Merchant", "Silver", "Copper"]], decks=[["Silver"]])
     s = play(s, "Merchant")
-    assert s.actions == 1 and hand(s) == ["Copper", "Silver", "Silver"]
+    assert actions(s) == 1 and hand(s) == ["Copper", "Silver", "Silver"]
     s = to_buy_phase(s)
     s = answer(s, Move(PLAY, "Silver"))
-    assert s.coins == 3
+    assert coins(s) == 3
     s = answer(s, Move(PLAY, "Silver"))
-    assert s.coins == 5
+    assert coins(s) == 5
 
 
 def test_two_merchants_give_two_coins_on_the_first_silver():
     s = at("Merchant", hands=[["Merchant", "Merchant", "Silver"]], decks=[["Silver", "Estate"]])
     s = play(play(s, "Merchant"), "Merchant")
     s = answer(to_buy_phase(s), Move(dominion.PLAY_TREASURES))
-    assert s.coins == 2 + 2 + 2
+    assert coins(s) == 2 + 2 + 2
 
 
 def test_merchant_without_silver_gives_nothing():
     s = at("Merchant", hands=[["Merchant", "Copper", "Gold"]], decks=[["Estate"]])
     s = answer(to_buy_phase(play(s, "Merchant")), Move(dominion.PLAY_TREASURES))
-    assert s.coins == 4
+    assert coins(s) == 4
 
 
 def test_merchant_bonus_ends_with_the_turn():
     s = at("Merchant", hands=[["Merchant"]], decks=[["Estate"] * 6 + ["Silver"]])
     s = answer(to_buy_phase(play(s, "Merchant")), Move(END_PHASE))
-    assert s.merchants == 0 and s.current == 1
+    seen = dominion.inspect(s)
+    assert seen.effects == dominion.TurnEffects() and seen.current == 1
 
 
 # --- Vassal -----------------------------------------------------------------------------------
@@ -185,7 +187,7 @@ def test_merchant_bonus_ends_with_the_turn():
 def test_vassal_discards_a_non_action_top_card_without_asking():
     s = at("Vassal", hands=[["Vassal"]], decks=[["Gold", "Copper"]])
     s = play(s, "Vassal")
-    assert s.coins == 2 and discard(s) == ["Gold"] and deck_top_first(s) == ["Copper"]
+    assert coins(s) == 2 and discard(s) == ["Gold"] and deck_top_first(s) == ["Copper"]
     assert log_seen_by(s, 1, "discard")[-1].cards == ("Gold",)  # discarded face up
     assert pending(s).kind == TURN
 
@@ -196,20 +198,20 @@ def test_vassal_playing_the_discarded_action_uses_no_action():
     d = pending(s)
     assert (d.kind, d.purpose, d.options) == (CHOOSE, "play", ("yes", "no"))
     s = answer(s, "yes")
-    assert s.players[0].in_play == ("Vassal", "Village")
-    assert s.actions == 2  # 1 - 1 for Vassal + 2 from Village; none spent on Village
+    assert zone(s, "in_play", 0) == ("Vassal", "Village")
+    assert actions(s) == 2  # 1 - 1 for Vassal + 2 from Village; none spent on Village
     assert hand(s) == ["Copper"] and discard(s) == []
 
 
 def test_vassal_may_leave_the_action_in_the_discard_pile():
     s = at("Vassal", hands=[["Vassal"]], decks=[["Smithy", "Copper"]])
     s = answer(play(s, "Vassal"), "no")
-    assert discard(s) == ["Smithy"] and hand(s) == [] and s.actions == 0
+    assert discard(s) == ["Smithy"] and hand(s) == [] and actions(s) == 0
 
 
 def test_vassal_with_no_cards_to_discard_only_gives_coins():
     s = play(at("Vassal", hands=[["Vassal"]]), "Vassal")
-    assert s.coins == 2 and pending(s).kind == TURN
+    assert coins(s) == 2 and pending(s).kind == TURN
 
 
 def test_vassal_shuffles_to_find_a_card_to_discard():
@@ -222,7 +224,7 @@ def test_vassal_shuffles_to_find_a_card_to_discard():
 
 def test_village_draws_one_and_gives_two_actions():
     s = play(at("Village", hands=[["Village"]], decks=[["Gold"]]), "Village")
-    assert hand(s) == ["Gold"] and s.actions == 2
+    assert hand(s) == ["Gold"] and actions(s) == 2
 
 
 def test_workshop_gains_a_card_costing_up_to_four_to_the_discard_pile():
@@ -248,23 +250,23 @@ def test_smithy_draws_three():
 
 def test_festival_gives_actions_buy_and_coins():
     s = play(at("Festival", hands=[["Festival"]]), "Festival")
-    assert (s.actions, s.buys, s.coins) == (2, 2, 2)
+    assert (actions(s), buys(s), coins(s)) == (2, 2, 2)
 
 
 def test_laboratory_draws_two_and_gives_an_action():
     s = play(at("Laboratory", hands=[["Laboratory"]], decks=[["Gold", "Silver", "Copper"]]),
              "Laboratory")
-    assert hand(s) == ["Gold", "Silver"] and s.actions == 1
+    assert hand(s) == ["Gold", "Silver"] and actions(s) == 1
 
 
 def test_market_gives_card_action_buy_and_coin():
     s = play(at("Market", hands=[["Market"]], decks=[["Gold"]]), "Market")
-    assert hand(s) == ["Gold"] and (s.actions, s.buys, s.coins) == (1, 2, 1)
+    assert hand(s) == ["Gold"] and (actions(s), buys(s), coins(s)) == (1, 2, 1)
 
 
 def test_woodcutter_gives_a_buy_and_two_coins():
     s = play(at("Woodcutter", hands=[["Woodcutter"]]), "Woodcutter")
-    assert (s.actions, s.buys, s.coins) == (0, 2, 2)
+    assert (actions(s), buys(s), coins(s)) == (0, 2, 2)
 
 
 # --- Bureaucrat -------------------------------------------------------------------------------
@@ -328,7 +330,7 @@ def test_militia_victim_discards_down_to_three():
     d = pending(s)
     assert (d.player, d.purpose, d.min, d.max) == (1, "discard", 2, 2)
     s = answer(s, ["Estate", "Estate"], player=1)
-    assert hand(s, 1) == ["Copper", "Copper", "Gold"] and s.coins == 2
+    assert hand(s, 1) == ["Copper", "Copper", "Gold"] and coins(s) == 2
 
 
 def test_militia_on_a_three_card_hand_asks_nothing():
@@ -372,17 +374,17 @@ def test_moneylender_trashes_a_copper_for_three_coins():
     d = pending(s)
     assert (d.purpose, d.cards, d.min, d.max) == ("trash", ("Copper",), 0, 1)
     s = answer(s, ["Copper"])
-    assert s.coins == 3 and s.trash == ("Copper",) and hand(s) == ["Copper"]
+    assert coins(s) == 3 and trash(s) == ("Copper",) and hand(s) == ["Copper"]
 
 
 def test_moneylender_without_a_copper_gives_nothing():
     s = play(at("Moneylender", hands=[["Moneylender", "Silver"]]), "Moneylender")
-    assert s.coins == 0 and pending(s).kind == TURN
+    assert coins(s) == 0 and pending(s).kind == TURN
 
 
 def test_moneylender_declined_gives_nothing():
     s = answer(play(at("Moneylender", hands=[["Moneylender", "Copper"]]), "Moneylender"), [])
-    assert s.coins == 0 and s.trash == ()
+    assert coins(s) == 0 and trash(s) == ()
 
 
 # --- Poacher ----------------------------------------------------------------------------------
@@ -390,7 +392,7 @@ def test_moneylender_declined_gives_nothing():
 def test_poacher_with_no_empty_piles_discards_nothing():
     s = play(at("Poacher", hands=[["Poacher", "Copper"]], decks=[["Gold"]]), "Poacher")
     assert pending(s).kind == TURN
-    assert hand(s) == ["Copper", "Gold"] and (s.actions, s.coins) == (1, 1)
+    assert hand(s) == ["Copper", "Gold"] and (actions(s), coins(s)) == (1, 1)
 
 
 def test_poacher_discards_one_card_per_empty_supply_pile_of_any_kind():
@@ -420,14 +422,14 @@ def test_remodel_gains_a_card_costing_up_to_two_more():
     d = pending(s)
     assert d.purpose == "gain" and max(dominion.cost(s, c) for c in d.cards) == 4
     s = answer(s, ["Smithy"])
-    assert discard(s) == ["Smithy"] and s.trash == ("Estate",)
+    assert discard(s) == ["Smithy"] and trash(s) == ("Estate",)
 
 
 def test_remodel_may_gain_a_copy_of_the_trashed_card():
     s = answer(play(at("Remodel", hands=[["Remodel", "Gold", "Estate"]]), "Remodel"), ["Gold"])
     assert "Gold" in pending(s).cards
     s = answer(s, ["Gold"])
-    assert discard(s) == ["Gold"] and s.trash == ("Gold",)
+    assert discard(s) == ["Gold"] and trash(s) == ("Gold",)
 
 
 def test_remodel_trashes_even_when_nothing_can_be_gained():
@@ -436,13 +438,13 @@ def test_remodel_trashes_even_when_nothing_can_be_gained():
     s = dominion.position(kingdom, hands=[["Remodel", "Curse", "Estate", "Copper"]],
                           supply={"Copper": 0, "Curse": 0, "Estate": 0})
     s = answer(play(s, "Remodel"), ["Curse"])
-    assert s.trash == ("Curse",) and discard(s) == [] and pending(s).kind == TURN
-    assert not [e for e in s.log if e.kind == "gain"]
+    assert trash(s) == ("Curse",) and discard(s) == [] and pending(s).kind == TURN
+    assert not [e for e in log_events(s) if e.kind == "gain"]
 
 
 def test_remodel_with_an_empty_hand_does_nothing():
     s = play(at("Remodel", hands=[["Remodel"]]), "Remodel")
-    assert pending(s).kind == TURN and s.trash == ()
+    assert pending(s).kind == TURN and trash(s) == ()
 
 
 # --- Throne Room ------------------------------------------------------------------------------
@@ -450,33 +452,33 @@ def test_remodel_with_an_empty_hand_does_nothing():
 def test_throne_room_on_village_leaves_four_actions():
     s = at("Throne Room", hands=[["Throne Room", "Village"]], decks=[["Gold", "Silver"]])
     s = answer(play(s, "Throne Room"), ["Village"])
-    assert s.actions == 4 and hand(s) == ["Gold", "Silver"]
-    assert s.players[0].in_play == ("Throne Room", "Village")
+    assert actions(s) == 4 and hand(s) == ["Gold", "Silver"]
+    assert zone(s, "in_play", 0) == ("Throne Room", "Village")
 
 
 def test_throne_room_playing_a_card_uses_no_action():
     s = at("Throne Room", hands=[["Throne Room", "Smithy"]], decks=[["Copper"] * 6])
     s = answer(play(s, "Throne Room"), ["Smithy"])
-    assert s.actions == 0 and len(hand(s)) == 6
+    assert actions(s) == 0 and len(hand(s)) == 6
 
 
 def test_throne_room_may_play_nothing():
     s = play(at("Throne Room", hands=[["Throne Room", "Smithy"]]), "Throne Room")
     assert (pending(s).min, pending(s).max) == (0, 1)
     s = answer(s, [])
-    assert hand(s) == ["Smithy"] and s.phase == "buy"
+    assert hand(s) == ["Smithy"] and phase(s) == "buy"
 
 
 def test_throne_room_on_feast_gains_twice_trashes_once():
     s = at("Throne Room", "Feast", hands=[["Throne Room", "Feast"]])
     s = answer(play(s, "Throne Room"), ["Feast"])
     s = answer(s, ["Duchy"])
-    assert s.trash == ("Feast",)
+    assert trash(s) == ("Feast",)
     d = pending(s)
     assert (d.card, d.purpose) == ("Feast", "gain")  # the second play still gains
     s = answer(s, ["Militia"])
     assert sorted(discard(s)) == ["Duchy", "Militia"]
-    assert s.trash == ("Feast",) and s.players[0].in_play == ("Throne Room",)
+    assert trash(s) == ("Feast",) and zone(s, "in_play", 0) == ("Throne Room",)
 
 
 def test_throne_room_on_throne_room_plays_two_cards_twice_each():
@@ -488,7 +490,7 @@ def test_throne_room_on_throne_room_plays_two_cards_twice_each():
     d = pending(s)  # the second play of the inner Throne Room picks another card
     assert d.card == "Throne Room" and d.cards == ("Smithy",)
     s = answer(s, ["Smithy"])
-    assert s.actions == 4 and len(hand(s)) == 2 + 6
+    assert actions(s) == 4 and len(hand(s)) == 2 + 6
     assert pending(s).kind == TURN
 
 
@@ -502,7 +504,7 @@ def test_throne_room_on_militia_gives_moat_a_reaction_window_per_play():
     assert (d.player, d.purpose) == (1, "react")  # second play: asked again
     s = answer(s, [])
     s = answer(s, ["Estate", "Estate"])
-    assert hand(s, 1) == ["Copper", "Copper", "Moat"] and s.coins == 4
+    assert hand(s, 1) == ["Copper", "Copper", "Moat"] and coins(s) == 4
 
 
 # --- Bandit -----------------------------------------------------------------------------------
@@ -511,8 +513,8 @@ def test_bandit_gains_gold_and_victim_trashes_a_treasure_other_than_copper():
     s = at("Bandit", hands=[["Bandit"], []], decks=[[], ["Silver", "Copper", "Estate"]])
     s = play(s, "Bandit")
     assert discard(s) == ["Gold"]
-    assert s.trash == ("Silver",) and discard(s, 1) == ["Copper"]
-    assert deck_top_first(s, 1) == ["Estate"] and s.players[1].aside == ()
+    assert trash(s) == ("Silver",) and discard(s, 1) == ["Copper"]
+    assert deck_top_first(s, 1) == ["Estate"] and zone(s, "aside", 1) == ()
 
 
 def test_bandit_victim_chooses_which_treasure_to_trash():
@@ -520,12 +522,12 @@ def test_bandit_victim_chooses_which_treasure_to_trash():
     d = pending(s)
     assert (d.player, d.purpose, d.cards) == (1, "trash", ("Gold", "Silver"))
     s = answer(s, ["Silver"], player=1)
-    assert s.trash == ("Silver",) and discard(s, 1) == ["Gold"]
+    assert trash(s) == ("Silver",) and discard(s, 1) == ["Gold"]
 
 
 def test_bandit_victim_without_a_non_copper_treasure_discards_both():
     s = play(at("Bandit", hands=[["Bandit"], []], decks=[[], ["Copper", "Estate"]]), "Bandit")
-    assert s.trash == () and sorted(discard(s, 1)) == ["Copper", "Estate"]
+    assert trash(s) == () and sorted(discard(s, 1)) == ["Copper", "Estate"]
 
 
 def test_bandit_reveals_publicly():
@@ -539,7 +541,7 @@ def test_council_room_draws_four_and_each_other_player_draws_one():
     s = at("Council Room", players=3, hands=[["Council Room"], [], []],
            decks=[["Copper"] * 5, ["Gold"], ["Silver"]])
     s = play(s, "Council Room")
-    assert hand(s) == ["Copper"] * 4 and s.buys == 2
+    assert hand(s) == ["Copper"] * 4 and buys(s) == 2
     assert hand(s, 1) == ["Gold"] and hand(s, 2) == ["Silver"]
     assert log_seen_by(s, 0, "draw")[-1].cards == ()  # others' draws stay hidden
 
@@ -557,10 +559,10 @@ def test_library_set_aside_actions_are_discarded_afterwards():
     s = play(s, "Library")
     d = pending(s)
     assert (d.kind, d.purpose, d.card) == (CHOOSE, "set_aside", "Library")
-    assert s.players[0].looking == ("Smithy",)
+    assert zone(s, "looking", 0) == ("Smithy",)
     s = answer(s, "yes")
     assert sorted(hand(s)) == sorted(["Copper"] * 5 + ["Silver", "Gold"])
-    assert discard(s) == ["Smithy"] and s.players[0].aside == ()
+    assert discard(s) == ["Smithy"] and zone(s, "aside", 0) == ()
 
 
 def test_library_may_keep_an_action_card():
@@ -605,14 +607,14 @@ def test_mine_trashes_a_treasure_and_gains_one_costing_up_to_three_more_to_hand(
     s = answer(s, ["Copper"])
     assert pending(s).cards == ("Copper", "Silver")  # only Treasures, up to $3
     s = answer(s, ["Silver"])
-    assert hand(s) == ["Estate", "Silver"] and s.trash == ("Copper",)
+    assert hand(s) == ["Estate", "Silver"] and trash(s) == ("Copper",)
     s = answer(to_buy_phase(s), Move(PLAY, "Silver"))  # playable this turn
-    assert s.coins == 2
+    assert coins(s) == 2
 
 
 def test_mine_trashing_is_optional():
     s = answer(play(at("Mine", hands=[["Mine", "Silver"]]), "Mine"), [])
-    assert hand(s) == ["Silver"] and s.trash == ()
+    assert hand(s) == ["Silver"] and trash(s) == ()
 
 
 def test_mine_without_a_treasure_gains_nothing():
@@ -625,15 +627,15 @@ def test_mine_without_a_treasure_gains_nothing():
 def test_sentry_trashes_one_and_discards_the_other():
     s = at("Sentry", hands=[["Sentry"]], decks=[["Silver", "Curse", "Estate", "Gold"]])
     s = play(s, "Sentry")
-    assert hand(s) == ["Silver"] and s.actions == 1
+    assert hand(s) == ["Silver"] and actions(s) == 1
     d = pending(s)
     assert (d.purpose, d.cards, d.min, d.max) == ("trash", ("Curse", "Estate"), 0, 2)
     s = answer(s, ["Curse"])
     d = pending(s)
     assert (d.purpose, d.cards) == ("discard", ("Estate",))
     s = answer(s, ["Estate"])
-    assert s.trash == ("Curse",) and discard(s) == ["Estate"] and deck_top_first(s) == ["Gold"]
-    assert s.players[0].looking == ()
+    assert trash(s) == ("Curse",) and discard(s) == ["Estate"] and deck_top_first(s) == ["Gold"]
+    assert zone(s, "looking", 0) == ()
 
 
 def test_sentry_puts_the_rest_back_in_any_order():
@@ -711,7 +713,7 @@ def test_chancellor_puts_the_deck_into_the_discard_pile_without_naming_cards():
     s = at("Chancellor", hands=[["Chancellor"]], decks=[["Gold", "Province", "Copper"]],
            discards=[["Estate"]])
     s = play(s, "Chancellor")
-    assert s.coins == 2 and pending(s).purpose == "discard_deck"
+    assert coins(s) == 2 and pending(s).purpose == "discard_deck"
     s = answer(s, "yes")
     assert deck_top_first(s) == [] and sorted(discard(s)) == ["Copper", "Estate", "Gold",
                                                                "Province"]
@@ -731,19 +733,19 @@ def test_chancellor_flips_the_deck_so_its_bottom_card_ends_on_top_of_the_discard
 def test_chancellor_may_keep_the_deck():
     s = answer(play(at("Chancellor", hands=[["Chancellor"]], decks=[["Gold"]]), "Chancellor"),
                "no")
-    assert deck_top_first(s) == ["Gold"] and s.coins == 2
+    assert deck_top_first(s) == ["Gold"] and coins(s) == 2
 
 
 def test_chancellor_with_an_empty_deck_asks_nothing():
     s = play(at("Chancellor", hands=[["Chancellor"]], discards=[["Gold"]]), "Chancellor")
-    assert pending(s).kind == TURN and s.coins == 2
+    assert pending(s).kind == TURN and coins(s) == 2
 
 
 # --- Feast ------------------------------------------------------------------------------------
 
 def test_feast_trashes_itself_and_gains_a_card_costing_up_to_five():
     s = play(at("Feast", hands=[["Feast"]]), "Feast")
-    assert s.trash == ("Feast",) and s.players[0].in_play == ()
+    assert trash(s) == ("Feast",) and zone(s, "in_play", 0) == ()
     d = pending(s)
     assert "Duchy" in d.cards and all(dominion.cost(s, c) <= 5 for c in d.cards)
     s = answer(s, ["Duchy"])
@@ -756,7 +758,7 @@ def test_spy_attacker_chooses_for_every_player_starting_with_themself():
     s = at("Spy", players=3, hands=[["Spy"], [], []],
            decks=[["Copper", "Estate"], ["Gold"], ["Curse"]])
     s = play(s, "Spy")
-    assert hand(s) == ["Copper"] and s.actions == 1
+    assert hand(s) == ["Copper"] and actions(s) == 1
     d = pending(s)
     assert (d.player, d.card, d.purpose) == (0, "Spy", "discard") and "your" in d.prompt
     s = answer(s, "yes")
@@ -768,7 +770,7 @@ def test_spy_attacker_chooses_for_every_player_starting_with_themself():
     d = pending(s)
     assert d.player == 0 and "Curse" in d.prompt
     s = answer(s, "no")
-    assert deck_top_first(s, 2) == ["Curse"] and s.players[2].aside == ()
+    assert deck_top_first(s, 2) == ["Curse"] and zone(s, "aside", 2) == ()
 
 
 def test_spy_player_without_cards_to_reveal_is_skipped():
@@ -792,11 +794,11 @@ def test_thief_attacker_chooses_the_trashed_treasure_and_may_gain_it():
     d = pending(s)
     assert (d.player, d.purpose, d.cards) == (0, "trash", ("Gold", "Silver"))
     s = answer(s, ["Gold"])
-    assert s.trash == ("Gold",) and discard(s, 1) == ["Silver"]
+    assert trash(s) == ("Gold",) and discard(s, 1) == ["Silver"]
     d = pending(s)
     assert (d.player, d.purpose, d.cards, d.min) == (0, "gain", ("Gold",), 0)
     s = answer(s, ["Gold"])
-    assert discard(s) == ["Gold"] and s.trash == ()
+    assert discard(s) == ["Gold"] and trash(s) == ()
 
 
 def test_thief_may_gain_none_and_they_stay_in_the_trash():
@@ -806,7 +808,7 @@ def test_thief_may_gain_none_and_they_stay_in_the_trash():
     d = pending(s)
     assert d.cards == ("Copper", "Silver")  # only the ones just trashed, not the old Gold
     s = answer(s, ["Silver"])
-    assert discard(s) == ["Silver"] and sorted(s.trash) == ["Copper", "Gold"]
+    assert discard(s) == ["Silver"] and sorted(trash(s)) == ["Copper", "Gold"]
     assert discard(s, 1) == ["Estate"] and discard(s, 2) == ["Silver"]
 
 
@@ -818,7 +820,7 @@ def test_thief_victim_without_treasure_discards_both():
 def test_thief_victim_with_one_card_reveals_it_then_shuffles_without_it():
     s = at("Thief", hands=[["Thief"], []], decks=[[], ["Estate"]], discards=[[], ["Estate"]])
     s = play(s, "Thief")
-    assert s.players[1].deck == () and discard(s, 1) == ["Estate", "Estate"]
+    assert zone(s, "deck", 1) == () and discard(s, 1) == ["Estate", "Estate"]
 
 
 # --- Adventurer -------------------------------------------------------------------------------
@@ -843,7 +845,7 @@ def test_adventurer_does_not_shuffle_in_the_revealed_cards():
            discards=[["Silver"]])
     s = play(s, "Adventurer")  # the shuffle holds only the Silver, not the revealed Estate
     assert hand(s) == ["Copper", "Silver"]
-    assert discard(s) == ["Estate"] and deck_top_first(s) == [] and s.players[0].aside == ()
+    assert discard(s) == ["Estate"] and deck_top_first(s) == [] and zone(s, "aside", 0) == ()
 
 
 # --- Sets and editions ------------------------------------------------------------------------
@@ -901,7 +903,7 @@ def test_bureaucrat_victim_puts_a_dual_typed_victory_card_onto_the_deck():
 def test_bandit_victim_trashes_a_harem_as_a_treasure_other_than_copper():
     s = at("Bandit", "Harem", hands=[["Bandit"]], decks=[[], ["Copper", "Harem"]])
     s = play(s, "Bandit")
-    assert s.trash == ("Harem",) and discard(s, 1) == ["Copper"]
+    assert trash(s) == ("Harem",) and discard(s, 1) == ["Copper"]
 
 
 def test_mine_may_trade_a_silver_for_a_harem():
@@ -910,7 +912,7 @@ def test_mine_may_trade_a_silver_for_a_harem():
     s = answer(play(s, "Mine"), ["Silver"])
     assert "Harem" in pending(s).cards
     s = answer(s, ["Harem"])
-    assert hand(s) == ["Harem"] and s.trash == ("Silver",)
+    assert hand(s) == ["Harem"] and trash(s) == ("Silver",)
 
 
 def test_adventurer_finds_harem_as_a_treasure():
@@ -947,7 +949,7 @@ def test_vassal_playing_a_discarded_attack_lets_the_others_react_first():
     assert (d.player, d.purpose, d.cards) == (1, "react", ("Moat",))
     s = answer(s, ["Moat"], 1)
     assert pending(s).kind == TURN and len(hand(s, 1)) == 5
-    assert s.coins == 4  # Vassal's $2 and Militia's $2
+    assert coins(s) == 4  # Vassal's $2 and Militia's $2
 
 
 def test_throne_room_on_merchant_gives_two_coins_on_the_first_silver_only():
@@ -956,4 +958,4 @@ def test_throne_room_on_merchant_gives_two_coins_on_the_first_silver_only():
            decks=[["Copper", "Copper"]])
     s = answer(play(s, "Throne Room"), ["Merchant"])
     s = answer(to_buy_phase(s), Move(dominion.PLAY_TREASURES))
-    assert s.coins == 2 + 2 + 2 + 1 + 1
+    assert coins(s) == 2 + 2 + 2 + 1 + 1

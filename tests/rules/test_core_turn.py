@@ -3,7 +3,7 @@ import pytest
 
 import dominion
 from dominion import BUY, END_PHASE, PLAY, PLAY_TREASURES, Move
-from tests.support import at, hand, play
+from tests.support import actions, at, current, hand, phase, play, zone
 
 
 def test_smithy_draws_three_and_uses_the_action():
@@ -11,8 +11,8 @@ def test_smithy_draws_three_and_uses_the_action():
            decks=[["Gold", "Silver", "Copper", "Estate"]])
     s = play(s, "Smithy")
     assert hand(s) == sorted(["Copper", "Copper", "Estate", "Estate", "Gold", "Silver", "Copper"])
-    assert s.actions == 0
-    assert s.phase == "buy"  # no Action left: the Action phase is over by itself
+    assert actions(s) == 0
+    assert phase(s) == "buy"  # no Action left: the Action phase is over by itself
 
 
 def test_no_treasure_may_be_played_after_the_first_buy():
@@ -46,9 +46,9 @@ def test_answer_from_a_seat_not_asked_is_refused():
 def test_cleanup_draws_five_and_passes_the_turn():
     s = at(hands=[["Copper"] * 5], decks=[["Estate"] * 6], phase="buy")
     s = dominion.step(s, Move(END_PHASE))
-    assert s.current == 1
+    assert current(s) == 1
     assert hand(s, 0) == ["Estate"] * 5
-    assert s.players[0].discard[-5:] == ("Copper",) * 5
+    assert zone(s, "discard", 0)[-5:] == ("Copper",) * 5
 
 
 def test_turn_decisions_equal_the_same_decision_built_field_by_field():

@@ -7,7 +7,8 @@ from dominion import CHOOSE, ORDER, SELECT, TURN, Move, cost, pending, player_sc
 from dominion.bots import make_bot
 from dominion.engine import supply_count
 from dominion.kingdoms import RECOMMENDED
-from tests.support import asked, at, deck_top_first, hand, play
+from tests.support import (actions, asked, at, buys, coins, deck_top_first, hand, play, trash,
+                           supply, turn, zone)
 
 INTRIGUE_2E = ("Baron", "Bridge", "Conspirator", "Courtier", "Courtyard", "Diplomat", "Duke",
                "Harem", "Ironworks", "Lurker", "Masquerade", "Mill", "Mining Village", "Minion",
@@ -30,7 +31,7 @@ def seen(s, viewer, kind):
 
 
 def discard_of(s, seat):
-    return sorted(s.players[seat].discard)
+    return sorted(zone(s, "discard", seat))
 
 
 # --- Card pools -----------------------------------------------------------------------------
@@ -85,8 +86,8 @@ def test_lurker_may_trash_nobles_from_the_supply_as_an_action_card():
     assert "Nobles" in d.cards and "Lurker" in d.cards
     assert "Harem" not in d.cards and "Estate" not in d.cards
     s = step(s, ["Nobles"])
-    assert s.trash == ("Nobles",) and supply_count(s, "Nobles") == 7
-    assert s.actions == 1
+    assert trash(s) == ("Nobles",) and supply_count(s, "Nobles") == 7
+    assert actions(s) == 1
 
 
 def test_lurker_gains_an_action_card_from_the_trash_to_the_discard_pile():
@@ -94,13 +95,13 @@ def test_lurker_gains_an_action_card_from_the_trash_to_the_discard_pile():
     s = go(play(s, "Lurker"), "gain an Action card from the trash")
     assert asked(s, SELECT, purpose="gain").cards == ("Nobles", "Village")
     s = step(s, ["Nobles"])
-    assert s.players[0].discard == ("Nobles",) and s.trash == ("Copper", "Village")
+    assert zone(s, "discard", 0) == ("Nobles",) and trash(s) == ("Copper", "Village")
 
 
 def test_lurker_gain_may_be_chosen_with_no_action_in_the_trash():
     s = at("Lurker", hands=[["Lurker"]], trash=("Copper",))
     s = go(play(s, "Lurker"), "gain an Action card from the trash")
-    assert pending(s).kind == TURN and s.trash == ("Copper",) and s.actions == 1
+    assert pending(s).kind == TURN and trash(s) == ("Copper",) and actions(s) == 1
 
 
 # --- Pawn -----------------------------------------------------------------------------------
@@ -111,7 +112,7 @@ def test_pawn_picks_both_options_before_doing_either():
     d = asked(s, CHOOSE, purpose="choose")
     assert d.options == ("+1 Card", "+1 Action", "+1 Buy", "+$1") and d.min == d.max == 2
     s = step(s, ["+1 Card", "+$1"])
-    assert hand(s) == ["Silver"] and s.coins == 1 and s.buys == 1 and s.actions == 0
+    assert hand(s) == ["Silver"] and coins(s) == 1 and buys(s) == 1 and actions(s) == 0
 
 
 def test_pawn_cannot_pick_the_same_option_twice():
@@ -140,7 +141,7 @@ def test_masquerade_passes_at_once_to_the_left_then_the_player_may_trash():
     d = asked(s, SELECT, 0, "trash")
     assert d.min == 0 and d.max == 1
     s = step(s, ["Estate"])
-    assert s.trash == ("Estate",)
+    assert trash(s) == ("Estate",)
 
 
 def test_masquerade_skips_players_with_no_cards_in_hand():
@@ -180,30 +181,30 @@ def test_shanty_town_reveals_the_hand_and_draws_two_without_actions_even_if_firs
     s = at("Shanty Town", hands=[["Shanty Town", "Copper", "Estate"]],
            decks=[["Village", "Silver", "Gold"]])
     s = play(s, "Shanty Town")
-    assert hand(s) == ["Copper", "Estate", "Silver", "Village"] and s.actions == 2
+    assert hand(s) == ["Copper", "Estate", "Silver", "Village"] and actions(s) == 2
     assert ("Copper", "Estate") in seen(s, 1, "reveal")  # the revealed hand is public
 
 
 def test_shanty_town_counts_action_victory_cards_as_action_cards():
     s = at("Shanty Town", hands=[["Shanty Town", "Nobles"]], decks=[["Silver", "Gold"]])
     s = play(s, "Shanty Town")
-    assert hand(s) == ["Nobles"] and s.actions == 2
+    assert hand(s) == ["Nobles"] and actions(s) == 2
 
 
 # --- Steward --------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("option,cards,coins", [("+2 Cards", 2, 0), ("+$2", 0, 2)])
-def test_steward_does_only_the_chosen_option(option, cards, coins):
+@pytest.mark.parametrize("option,cards,plus_coins", [("+2 Cards", 2, 0), ("+$2", 0, 2)])
+def test_steward_does_only_the_chosen_option(option, cards, plus_coins):
     s = at("Steward", hands=[["Steward", "Estate"]], decks=[["Silver", "Gold"]])
     s = play(s, "Steward")
     assert asked(s, CHOOSE, purpose="choose").options == ("+2 Cards", "+$2", "trash 2 cards")
     s = step(s, option)
-    assert len(hand(s)) == 1 + cards and s.coins == coins and s.trash == ()
+    assert len(hand(s)) == 1 + cards and coins(s) == plus_coins and trash(s) == ()
 
 
 def test_steward_trash_option_with_one_card_in_hand_trashes_that_card():
     s = go(play(at("Steward", hands=[["Steward", "Estate"]]), "Steward"), "trash 2 cards")
-    assert s.trash == ("Estate",) and hand(s) == []
+    assert trash(s) == ("Estate",) and hand(s) == []
 
 
 def test_steward_trash_option_with_two_or_more_cards_trashes_exactly_two():
@@ -212,7 +213,7 @@ def test_steward_trash_option_with_two_or_more_cards_trashes_exactly_two():
     d = asked(s, SELECT, purpose="trash")
     assert d.min == d.max == 2
     s = step(s, ["Curse", "Estate"])
-    assert sorted(s.trash) == ["Curse", "Estate"] and hand(s) == ["Copper"]
+    assert sorted(trash(s)) == ["Curse", "Estate"] and hand(s) == ["Copper"]
 
 
 # --- Swindler -------------------------------------------------------------------------------
@@ -223,15 +224,15 @@ def test_swindler_attacker_chooses_the_victims_card_with_the_same_cost():
     d = asked(s, SELECT, 0, "give")
     assert d.cards == ("Silver", "Swindler", "Village", "Workshop") and d.min == d.max == 1
     s = step(s, ["Village"])
-    assert s.trash == ("Silver",) and s.players[1].discard == ("Village",) and s.coins == 2
+    assert trash(s) == ("Silver",) and zone(s, "discard", 1) == ("Village",) and coins(s) == 2
     assert deck_top_first(s, 1) == ["Copper"]
 
 
 def test_swindler_may_give_a_curse_for_a_copper_or_the_same_card_back():
     s = play(at("Swindler", hands=[["Swindler"]], decks=[[], ["Copper"]]), "Swindler")
     assert asked(s, SELECT, 0, "give").cards == ("Copper", "Curse")
-    assert step(s, ["Curse"]).players[1].discard == ("Curse",)
-    assert step(s, ["Copper"]).players[1].discard == ("Copper",)
+    assert zone(step(s, ["Curse"]), "discard", 1) == ("Curse",)
+    assert zone(step(s, ["Copper"]), "discard", 1) == ("Copper",)
 
 
 def test_swindler_matches_costs_after_bridge():
@@ -248,7 +249,7 @@ def test_swindler_victim_gains_nothing_when_no_supply_card_has_that_cost():
     s = at("Swindler", hands=[["Swindler"]], decks=[[], ["Gold"]], supply={"Gold": 0})
     s = play(s, "Swindler")
     assert pending(s).kind == TURN
-    assert s.trash == ("Gold",) and s.players[1].discard == ()
+    assert trash(s) == ("Gold",) and zone(s, "discard", 1) == ()
 
 
 def test_swindler_victim_who_reveals_moat_neither_trashes_nor_gains():
@@ -256,18 +257,18 @@ def test_swindler_victim_who_reveals_moat_neither_trashes_nor_gains():
     s = play(s, "Swindler")
     assert asked(s, SELECT, 1, "react").cards == ("Moat",)
     s = step(s, ["Moat"])
-    assert pending(s).kind == TURN and s.trash == () and deck_top_first(s, 1) == ["Silver"]
+    assert pending(s).kind == TURN and trash(s) == () and deck_top_first(s, 1) == ["Silver"]
 
 
 def test_swindler_victim_with_an_empty_deck_shuffles_first():
     s = at("Swindler", hands=[["Swindler"]], discards=[[], ["Silver"]])
     s = go(play(s, "Swindler"), ["Village"])
-    assert s.trash == ("Silver",) and s.players[1].discard == ("Village",)
+    assert trash(s) == ("Silver",) and zone(s, "discard", 1) == ("Village",)
 
 
 def test_swindler_victim_with_no_cards_to_reveal_neither_trashes_nor_gains():
     s = play(at("Swindler", hands=[["Swindler"]]), "Swindler")
-    assert pending(s).kind == TURN and s.trash == ()
+    assert pending(s).kind == TURN and trash(s) == ()
 
 
 def test_swindler_resolves_victims_in_turn_order_from_the_left():
@@ -275,10 +276,10 @@ def test_swindler_resolves_victims_in_turn_order_from_the_left():
     s = play(s, "Swindler")
     assert "Player 2" in asked(s, SELECT, 0, "give").prompt
     s = step(s, ["Village"])
-    assert s.players[1].discard == ("Village",)
+    assert zone(s, "discard", 1) == ("Village",)
     assert "Player 3" in asked(s, SELECT, 0, "give").prompt
     s = step(s, ["Moat"])
-    assert s.players[2].discard == ("Moat",) and s.trash == ("Silver", "Estate")
+    assert zone(s, "discard", 2) == ("Moat",) and trash(s) == ("Silver", "Estate")
 
 
 # --- Wishing Well ---------------------------------------------------------------------------
@@ -287,9 +288,9 @@ def test_wishing_well_names_any_supply_card_and_takes_the_revealed_card_if_named
     s = at("Wishing Well", hands=[["Wishing Well"]], decks=[["Copper", "Gold"]])
     s = play(s, "Wishing Well")
     d = asked(s, SELECT, purpose="name")
-    assert d.cards == tuple(sorted(s.pile_names)) and d.min == d.max == 1
+    assert d.cards == tuple(sorted(supply(s))) and d.min == d.max == 1
     s = step(s, ["Gold"])
-    assert hand(s) == ["Copper", "Gold"] and s.actions == 1
+    assert hand(s) == ["Copper", "Gold"] and actions(s) == 1
 
 
 def test_wishing_well_leaves_a_card_not_named_on_the_deck():
@@ -302,7 +303,7 @@ def test_wishing_well_leaves_a_card_not_named_on_the_deck():
 
 def test_baron_discarding_an_estate_gives_four_coins():
     s = go(play(at("Baron", hands=[["Baron", "Estate"]]), "Baron"), "yes")
-    assert s.coins == 4 and s.buys == 2 and s.players[0].discard == ("Estate",)
+    assert coins(s) == 4 and buys(s) == 2 and zone(s, "discard", 0) == ("Estate",)
     assert supply_count(s, "Estate") == 8
 
 
@@ -310,15 +311,15 @@ def test_baron_not_discarding_an_estate_must_gain_one():
     s = play(at("Baron", hands=[["Baron", "Estate"]]), "Baron")
     assert asked(s, CHOOSE, purpose="discard").options == ("yes", "no")
     s = step(s, "no")
-    assert s.coins == 0 and hand(s) == ["Estate"] and s.players[0].discard == ("Estate",)
+    assert coins(s) == 0 and hand(s) == ["Estate"] and zone(s, "discard", 0) == ("Estate",)
     assert supply_count(s, "Estate") == 7
 
 
 def test_baron_without_an_estate_in_hand_gains_one_if_any_are_left():
     s = play(at("Baron", hands=[["Baron", "Copper"]]), "Baron")
-    assert s.players[0].discard == ("Estate",)
+    assert zone(s, "discard", 0) == ("Estate",)
     s = play(at("Baron", hands=[["Baron"]], supply={"Estate": 0}), "Baron")
-    assert s.players[0].discard == () and s.buys == 2
+    assert zone(s, "discard", 0) == () and buys(s) == 2
 
 
 # --- Bridge ---------------------------------------------------------------------------------
@@ -326,7 +327,7 @@ def test_baron_without_an_estate_in_hand_gains_one_if_any_are_left():
 def test_bridge_lowers_every_cost_by_one_but_not_below_zero():
     s = at("Bridge", hands=[["Bridge", "Silver", "Copper"]])
     s = play(s, "Bridge")
-    assert s.coins == 1 and s.buys == 2
+    assert coins(s) == 1 and buys(s) == 2
     assert cost(s, "Gold") == 5 and cost(s, "Estate") == 1 and cost(s, "Copper") == 0
     s = step(s, Move(dominion.PLAY_TREASURES))
     assert Move(dominion.BUY, "Duchy") in pending(s).moves  # $4 buys a Duchy now
@@ -334,7 +335,8 @@ def test_bridge_lowers_every_cost_by_one_but_not_below_zero():
 
 def test_bridge_is_cumulative_under_throne_room():
     s = go(play(at("Bridge", hands=[["Throne Room", "Bridge"]]), "Throne Room"), ["Bridge"])
-    assert s.cost_reduction == 2 and s.coins == 2 and s.buys == 3
+    seen = dominion.inspect(s)
+    assert seen.effects.cost_reduction == 2 and seen.coins == 2 and seen.buys == 3
     assert cost(s, "Estate") == 0 and cost(s, "Province") == 6
 
 
@@ -350,19 +352,19 @@ def test_conspirator_counts_itself_as_the_third_action_played():
     s = at("Conspirator", hands=[["Village", "Village", "Conspirator"]],
            decks=[["Gold", "Silver", "Copper"]])
     s = play(play(play(s, "Village"), "Village"), "Conspirator")
-    assert s.coins == 2 and hand(s) == ["Copper", "Gold", "Silver"] and s.actions == 3
+    assert coins(s) == 2 and hand(s) == ["Copper", "Gold", "Silver"] and actions(s) == 3
 
 
 def test_conspirator_with_fewer_than_three_actions_played_gives_only_coins():
     s = at("Conspirator", hands=[["Village", "Conspirator"]], decks=[["Gold", "Silver"]])
     s = play(play(s, "Village"), "Conspirator")
-    assert s.coins == 2 and hand(s) == ["Gold"] and s.actions == 1
+    assert coins(s) == 2 and hand(s) == ["Gold"] and actions(s) == 1
 
 
 def test_throne_room_conspirator_second_play_is_the_third_action():
     s = at("Conspirator", hands=[["Throne Room", "Conspirator"]], decks=[["Gold", "Silver"]])
     s = go(play(s, "Throne Room"), ["Conspirator"])
-    assert s.coins == 4 and hand(s) == ["Gold"] and s.actions == 1
+    assert coins(s) == 4 and hand(s) == ["Gold"] and actions(s) == 1
 
 
 # --- Courtier -------------------------------------------------------------------------------
@@ -373,7 +375,7 @@ def test_courtier_revealing_a_copper_gives_one_choice_and_gold_goes_to_the_disca
     assert d.options == ("+1 Action", "+1 Buy", "+$3", "gain a Gold") and d.min == d.max == 1
     assert ("Copper",) in seen(s, 1, "reveal")
     s = step(s, "gain a Gold")
-    assert s.players[0].discard == ("Gold",) and hand(s) == ["Copper"]
+    assert zone(s, "discard", 0) == ("Gold",) and hand(s) == ["Copper"]
 
 
 def test_courtier_revealing_a_two_type_card_gives_two_different_choices():
@@ -384,16 +386,17 @@ def test_courtier_revealing_a_two_type_card_gives_two_different_choices():
     with pytest.raises(dominion.IllegalAnswerError):
         step(s, ["+$3", "+$3"])
     s = step(s, ["+1 Action", "+$3"])
-    assert s.actions == 1 and s.coins == 3 and s.buys == 1
+    assert actions(s) == 1 and coins(s) == 3 and buys(s) == 1
 
 
 # --- Diplomat -------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("others,actions", [(4, 0), (3, 2)])
-def test_diplomat_gives_two_actions_only_with_five_or_fewer_cards_after_drawing(others, actions):
+@pytest.mark.parametrize("others,plus_actions", [(4, 0), (3, 2)])
+def test_diplomat_gives_two_actions_only_with_five_or_fewer_cards_after_drawing(others,
+                                                                                plus_actions):
     s = at("Diplomat", hands=[["Diplomat"] + ["Copper"] * others], decks=[["Silver", "Gold"]])
     s = play(s, "Diplomat")
-    assert len(hand(s)) == others + 2 and s.actions == actions
+    assert len(hand(s)) == others + 2 and actions(s) == plus_actions
 
 
 def test_diplomat_can_be_revealed_only_from_a_hand_of_five_or_more():
@@ -441,7 +444,7 @@ def test_duke_is_worth_one_vp_per_duchy():
 
 def test_harem_is_a_treasure_worth_2_coins_and_2_vp():
     s = step(at("Harem", hands=[["Harem"]], phase="buy"), Move(dominion.PLAY, "Harem"))
-    assert s.coins == 2
+    assert coins(s) == 2
     assert player_score(("Harem",)) == 2
 
 
@@ -451,14 +454,15 @@ def test_dual_typed_victory_cards_score_their_vp():
 
 # --- Ironworks ------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("gained,actions,coins,cards", [
+@pytest.mark.parametrize("gained,plus_actions,plus_coins,cards", [
     ("Village", 1, 0, 0), ("Silver", 0, 1, 0), ("Estate", 0, 0, 1),
     ("Mill", 1, 0, 1), ("Great Hall", 1, 0, 1)])
-def test_ironworks_gives_a_bonus_per_type_of_the_gained_card(gained, actions, coins, cards):
+def test_ironworks_gives_a_bonus_per_type_of_the_gained_card(gained, plus_actions, plus_coins,
+                                                             cards):
     s = at("Ironworks", "Mill", "Great Hall", hands=[["Ironworks"]], decks=[["Gold"]])
     s = go(play(s, "Ironworks"), [gained])
-    assert s.players[0].discard == (gained,)
-    assert (s.actions, s.coins, len(hand(s))) == (actions, coins, cards)
+    assert zone(s, "discard", 0) == (gained,)
+    assert (actions(s), coins(s), len(hand(s))) == (plus_actions, plus_coins, cards)
 
 
 def test_ironworks_gains_a_card_costing_up_to_four():
@@ -472,21 +476,21 @@ def test_ironworks_gains_a_card_costing_up_to_four():
 def test_mill_discarding_two_cards_gives_two_coins():
     s = at("Mill", hands=[["Mill", "Copper", "Estate"]], decks=[["Silver"]])
     s = play(s, "Mill")
-    assert s.actions == 1 and asked(s, CHOOSE, purpose="discard").options == ("yes", "no")
+    assert actions(s) == 1 and asked(s, CHOOSE, purpose="discard").options == ("yes", "no")
     s = go(s, "yes")
     assert asked(s, SELECT, purpose="discard").min == 2
     s = step(s, ["Copper", "Estate"])
-    assert s.coins == 2 and hand(s) == ["Silver"]
+    assert coins(s) == 2 and hand(s) == ["Silver"]
 
 
 def test_mill_may_discard_with_one_card_in_hand_but_gives_no_coins():
     s = go(play(at("Mill", hands=[["Mill"]], decks=[["Silver"]]), "Mill"), "yes")
-    assert s.players[0].discard == ("Silver",) and s.coins == 0
+    assert zone(s, "discard", 0) == ("Silver",) and coins(s) == 0
 
 
 def test_mill_declined_discards_nothing():
     s = go(play(at("Mill", hands=[["Mill", "Copper"]], decks=[["Silver"]]), "Mill"), "no")
-    assert hand(s) == ["Copper", "Silver"] and s.coins == 0
+    assert hand(s) == ["Copper", "Silver"] and coins(s) == 0
 
 
 # --- Mining Village -------------------------------------------------------------------------
@@ -496,9 +500,9 @@ def test_mining_village_may_be_trashed_right_then_for_two_coins():
              "Mining Village")
     assert asked(s, CHOOSE, purpose="trash").options == ("yes", "no")
     kept = step(s, "no")
-    assert kept.coins == 0 and kept.players[0].in_play == ("Mining Village",)
+    assert coins(kept) == 0 and zone(kept, "in_play") == ("Mining Village",)
     s = step(s, "yes")
-    assert s.coins == 2 and s.trash == ("Mining Village",) and s.actions == 2
+    assert coins(s) == 2 and trash(s) == ("Mining Village",) and actions(s) == 2
     assert hand(s) == ["Copper"]
 
 
@@ -507,7 +511,7 @@ def test_throne_room_mining_village_is_trashed_only_once():
            decks=[["Copper", "Copper"]])
     s = go(play(s, "Throne Room"), ["Mining Village"], "yes")
     assert pending(s).kind == TURN  # the second play does not offer to trash it again
-    assert s.coins == 2 and s.trash == ("Mining Village",) and s.actions == 4
+    assert coins(s) == 2 and trash(s) == ("Mining Village",) and actions(s) == 4
     assert hand(s) == ["Copper", "Copper"]
 
 
@@ -517,7 +521,7 @@ def test_minion_plus_two_coins_option():
     s = play(at("Minion", hands=[["Minion"], ["Copper"] * 5]), "Minion")
     assert asked(s, CHOOSE, purpose="choose").options == ("+$2", "discard your hand, +4 Cards")
     s = step(s, "+$2")
-    assert s.coins == 2 and s.actions == 1 and len(hand(s, 1)) == 5
+    assert coins(s) == 2 and actions(s) == 1 and len(hand(s, 1)) == 5
 
 
 def test_minion_players_with_five_or_more_cards_discard_and_draw_four_others_not():
@@ -525,8 +529,8 @@ def test_minion_players_with_five_or_more_cards_discard_and_draw_four_others_not
            hands=[["Minion", "Estate"], ["Copper"] * 5, ["Copper"] * 4],
            decks=[["Gold"] * 4, ["Silver"] * 4, ["Gold"] * 4])
     s = go(play(s, "Minion"), "discard your hand, +4 Cards")
-    assert hand(s, 0) == ["Gold"] * 4 and s.players[0].discard == ("Estate",)
-    assert hand(s, 1) == ["Silver"] * 4 and len(s.players[1].discard) == 5
+    assert hand(s, 0) == ["Gold"] * 4 and zone(s, "discard", 0) == ("Estate",)
+    assert hand(s, 1) == ["Silver"] * 4 and len(zone(s, "discard", 1)) == 5
     assert hand(s, 2) == ["Copper"] * 4
 
 
@@ -540,12 +544,12 @@ def test_minion_reactions_come_before_the_choice_and_moat_avoids_discard_and_dra
 
 # --- Nobles ---------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("option,cards,actions", [("+3 Cards", 3, 0), ("+2 Actions", 0, 2)])
-def test_nobles_is_played_as_an_action_choosing_cards_or_actions(option, cards, actions):
+@pytest.mark.parametrize("option,cards,plus_actions", [("+3 Cards", 3, 0), ("+2 Actions", 0, 2)])
+def test_nobles_is_played_as_an_action_choosing_cards_or_actions(option, cards, plus_actions):
     s = play(at("Nobles", hands=[["Nobles"]], decks=[["Copper"] * 3]), "Nobles")
     assert asked(s, CHOOSE, purpose="choose").options == ("+3 Cards", "+2 Actions")
     s = step(s, option)
-    assert len(hand(s)) == cards and s.actions == actions
+    assert len(hand(s)) == cards and actions(s) == plus_actions
 
 
 # --- Patrol ---------------------------------------------------------------------------------
@@ -575,27 +579,27 @@ def test_patrol_takes_dual_typed_victory_cards():
 def test_replace_puts_a_gained_action_or_treasure_onto_the_deck(gained):
     s = play(at("Replace", hands=[["Replace", "Estate"]], decks=[["Gold"]]), "Replace")
     d = asked(s, SELECT, purpose="gain")  # the only card in hand is trashed without asking
-    assert "Smithy" in d.cards and "Duchy" not in d.cards and s.trash == ("Estate",)
+    assert "Smithy" in d.cards and "Duchy" not in d.cards and trash(s) == ("Estate",)
     s = step(s, [gained])
-    assert deck_top_first(s) == [gained, "Gold"] and s.players[1].discard == ()
+    assert deck_top_first(s) == [gained, "Gold"] and zone(s, "discard", 1) == ()
 
 
 def test_replace_gaining_a_victory_card_gives_each_other_player_a_curse():
     s = at("Replace", players=3, hands=[["Replace", "Silver"]])
     s = go(play(s, "Replace"), ["Duchy"])
-    assert s.players[0].discard == ("Duchy",)
-    assert s.players[1].discard == ("Curse",) and s.players[2].discard == ("Curse",)
+    assert zone(s, "discard", 0) == ("Duchy",)
+    assert zone(s, "discard", 1) == ("Curse",) and zone(s, "discard", 2) == ("Curse",)
 
 
 def test_replace_gaining_a_dual_type_card_goes_on_the_deck_and_curses():
     s = go(play(at("Replace", "Mill", hands=[["Replace", "Estate"]]), "Replace"), ["Mill"])
-    assert deck_top_first(s) == ["Mill"] and s.players[1].discard == ("Curse",)
+    assert deck_top_first(s) == ["Mill"] and zone(s, "discard", 1) == ("Curse",)
 
 
 def test_replace_curse_does_not_reach_a_player_who_revealed_moat():
     s = at("Replace", players=3, hands=[["Replace", "Silver"], ["Moat"]])
     s = go(play(s, "Replace"), ["Moat"], ["Duchy"])
-    assert s.players[1].discard == () and s.players[2].discard == ("Curse",)
+    assert zone(s, "discard", 1) == () and zone(s, "discard", 2) == ("Curse",)
 
 
 # --- Secret Passage -------------------------------------------------------------------------
@@ -604,7 +608,7 @@ def test_secret_passage_puts_a_card_from_hand_anywhere_in_the_deck_privately():
     s = at("Secret Passage", hands=[["Secret Passage", "Gold"]],
            decks=[["Copper", "Copper", "Estate", "Estate", "Silver"]])
     s = play(s, "Secret Passage")
-    assert s.actions == 1
+    assert actions(s) == 1
     s = step(s, ["Gold"])
     d = asked(s, CHOOSE, purpose="position")
     assert d.options == ("0", "1", "2", "3")
@@ -618,7 +622,7 @@ def test_secret_passage_puts_a_card_from_hand_anywhere_in_the_deck_privately():
 def test_secret_passage_card_put_into_an_empty_deck_is_its_only_card():
     s = at("Secret Passage", hands=[["Secret Passage", "Gold"]], decks=[["Copper", "Copper"]])
     s = go(play(s, "Secret Passage"), ["Gold"])
-    assert s.players[0].deck == ("Gold",) and hand(s) == ["Copper", "Copper"]
+    assert zone(s, "deck", 0) == ("Gold",) and hand(s) == ["Copper", "Copper"]
 
 
 # --- Torturer -------------------------------------------------------------------------------
@@ -639,7 +643,7 @@ def test_torturer_victims_choose_in_turn_order_and_may_choose_a_curse_when_none_
 def test_torturer_victim_may_choose_to_discard_two_with_one_card_in_hand():
     s = at("Torturer", hands=[["Torturer"], ["Estate"]])
     s = go(play(s, "Torturer"), "discard 2 cards")
-    assert hand(s, 1) == [] and s.players[1].discard == ("Estate",)
+    assert hand(s, 1) == [] and zone(s, "discard", 1) == ("Estate",)
 
 
 def test_torturer_victim_with_more_cards_discards_exactly_two_showing_only_the_top_one():
@@ -647,7 +651,7 @@ def test_torturer_victim_with_more_cards_discards_exactly_two_showing_only_the_t
                 "Torturer"), "discard 2 cards")
     assert asked(s, SELECT, 1, "discard").min == 2
     s = step(s, ["Copper", "Estate"])
-    assert hand(s, 1) == ["Gold"] and len(s.players[1].discard) == 2
+    assert hand(s, 1) == ["Gold"] and len(zone(s, "discard", 1)) == 2
     assert seen(s, 0, "discard") == [()] and seen(s, 1, "discard") == [("Copper", "Estate")]
 
 
@@ -658,36 +662,36 @@ def test_trading_post_trashes_two_and_gains_a_silver_to_the_hand():
              "Trading Post")
     assert asked(s, SELECT, purpose="trash").min == 2
     s = step(s, ["Estate", "Estate"])
-    assert hand(s) == ["Copper", "Silver"] and s.trash == ("Estate", "Estate")
+    assert hand(s) == ["Copper", "Silver"] and trash(s) == ("Estate", "Estate")
     assert supply_count(s, "Silver") == 39
 
 
 def test_trading_post_with_one_card_trashes_it_and_gains_nothing():
     s = play(at("Trading Post", hands=[["Trading Post", "Estate"]]), "Trading Post")
-    assert s.trash == ("Estate",) and hand(s) == [] and supply_count(s, "Silver") == 40
+    assert trash(s) == ("Estate",) and hand(s) == [] and supply_count(s, "Silver") == 40
 
 
 def test_trading_post_with_no_silver_left_still_trashes():
     s = play(at("Trading Post", hands=[["Trading Post", "Estate", "Copper"]],
                 supply={"Silver": 0}), "Trading Post")
-    assert sorted(s.trash) == ["Copper", "Estate"] and hand(s) == []
+    assert sorted(trash(s)) == ["Copper", "Estate"] and hand(s) == []
 
 
 # --- Upgrade --------------------------------------------------------------------------------
 
 def test_upgrade_gains_a_card_costing_exactly_one_more():
     s = play(at("Upgrade", hands=[["Upgrade", "Estate"]], decks=[["Copper"]]), "Upgrade")
-    assert s.actions == 1
+    assert actions(s) == 1
     s = step(s, ["Estate"])
     d = asked(s, SELECT, purpose="gain")
     assert d.cards == ("Silver", "Village", "Workshop") and d.min == 1
     s = step(s, ["Silver"])
-    assert s.players[0].discard == ("Silver",) and hand(s) == ["Copper"]
+    assert zone(s, "discard", 0) == ("Silver",) and hand(s) == ["Copper"]
 
 
 def test_upgrade_with_nothing_at_that_cost_still_trashes_and_gains_nothing():
     s = play(at("Upgrade", hands=[["Upgrade"]], decks=[["Copper"]]), "Upgrade")
-    assert pending(s).kind == TURN and s.trash == ("Copper",) and s.players[0].discard == ()
+    assert pending(s).kind == TURN and trash(s) == ("Copper",) and zone(s, "discard", 0) == ()
 
 
 def test_bridge_then_upgrade_turns_a_copper_into_an_estate():
@@ -705,7 +709,7 @@ def test_secret_chamber_discards_any_number_for_one_coin_each():
     d = asked(s, SELECT, purpose="discard")
     assert d.min == 0 and d.max == 3
     s = step(s, ["Estate", "Estate"])
-    assert s.coins == 2 and hand(s) == ["Copper"]
+    assert coins(s) == 2 and hand(s) == ["Copper"]
 
 
 def test_secret_chamber_reaction_draws_two_then_puts_two_on_the_deck_in_any_order():
@@ -741,7 +745,7 @@ def test_secret_chamber_may_be_revealed_against_minion_with_fewer_than_five_card
 
 def test_great_hall_gives_a_card_and_an_action_and_is_worth_1_vp():
     s = play(at("Great Hall", hands=[["Great Hall"]], decks=[["Silver"]]), "Great Hall")
-    assert hand(s) == ["Silver"] and s.actions == 1
+    assert hand(s) == ["Silver"] and actions(s) == 1
     assert player_score(("Great Hall",)) == 1
 
 
@@ -749,19 +753,19 @@ def test_coppersmith_makes_each_copper_produce_one_more():
     s = play(at("Coppersmith", hands=[["Coppersmith", "Copper", "Copper", "Silver"]]),
              "Coppersmith")
     s = step(s, Move(dominion.PLAY_TREASURES))
-    assert s.coins == 2 * 2 + 2
+    assert coins(s) == 2 * 2 + 2
 
 
 def test_throne_room_coppersmith_makes_each_copper_produce_three():
     s = at("Coppersmith", hands=[["Throne Room", "Coppersmith", "Copper", "Copper"]])
     s = go(play(s, "Throne Room"), ["Coppersmith"], Move(dominion.PLAY_TREASURES))
-    assert s.coins == 6
+    assert coins(s) == 6
 
 
 def test_scout_takes_revealed_victory_cards_but_not_curses_and_puts_the_rest_back():
     s = at("Scout", hands=[["Scout"]], decks=[["Estate", "Curse", "Nobles", "Silver", "Gold"]])
     s = play(s, "Scout")
-    assert s.actions == 1 and hand(s) == ["Estate", "Nobles"]
+    assert actions(s) == 1 and hand(s) == ["Estate", "Nobles"]
     assert asked(s, ORDER).cards == ("Curse", "Silver")
     s = step(s, ["Silver", "Curse"])
     assert deck_top_first(s) == ["Silver", "Curse", "Gold"]
@@ -775,20 +779,20 @@ def test_saboteur_trashes_the_first_card_costing_3_or_more_and_may_gain_one_cost
     d = asked(s, SELECT, 1, "gain")
     assert d.min == 0 and "Smithy" in d.cards and "Gold" not in d.cards
     s = step(s, ["Smithy"])
-    assert s.trash == ("Gold",) and discard_of(s, 1) == ["Copper", "Estate", "Smithy"]
+    assert trash(s) == ("Gold",) and discard_of(s, 1) == ["Copper", "Estate", "Smithy"]
     assert deck_top_first(s, 1) == ["Silver"]
 
 
 def test_saboteur_gain_is_optional():
     s = at("Saboteur", hands=[["Saboteur"]], decks=[[], ["Silver"]])
     s = go(play(s, "Saboteur"), [])
-    assert s.trash == ("Silver",) and s.players[1].discard == ()
+    assert trash(s) == ("Silver",) and zone(s, "discard", 1) == ()
 
 
 def test_saboteur_without_a_card_costing_3_discards_everything_revealed():
     s = at("Saboteur", hands=[["Saboteur"]], decks=[[], ["Copper", "Estate", "Curse"]])
     s = play(s, "Saboteur")
-    assert pending(s).kind == TURN and s.trash == ()
+    assert pending(s).kind == TURN and trash(s) == ()
     assert discard_of(s, 1) == ["Copper", "Curse", "Estate"]
 
 
@@ -799,15 +803,15 @@ def test_saboteur_compares_costs_after_bridge():
     d = asked(s, SELECT, 1, "gain")
     assert "Estate" in d.cards and "Silver" not in d.cards
     s = step(s, [])
-    assert s.trash == ("Smithy",) and s.players[1].discard == ("Silver",)
+    assert trash(s) == ("Smithy",) and zone(s, "discard", 1) == ("Silver",)
 
 
 def test_saboteur_reshuffle_does_not_include_the_revealed_cards():
     s = at("Saboteur", hands=[["Saboteur"]], decks=[[], ["Copper"]],
            discards=[[], ["Gold", "Estate"]])
     s = go(play(s, "Saboteur"), [])
-    assert s.trash == ("Gold",) and "Copper" in s.players[1].discard
-    assert sorted(s.players[1].discard + s.players[1].deck) == ["Copper", "Estate"]
+    assert trash(s) == ("Gold",) and "Copper" in zone(s, "discard", 1)
+    assert sorted(zone(s, "discard", 1) + zone(s, "deck", 1)) == ["Copper", "Estate"]
 
 
 # --- Tribute (1st edition) ------------------------------------------------------------------
@@ -815,38 +819,38 @@ def test_saboteur_reshuffle_does_not_include_the_revealed_cards():
 def test_tribute_copper_and_harem_give_four_coins_and_two_cards():
     s = at("Tribute", hands=[["Tribute"]], decks=[["Silver", "Gold"], ["Copper", "Harem"]])
     s = play(s, "Tribute")
-    assert s.coins == 4 and hand(s) == ["Gold", "Silver"]
+    assert coins(s) == 4 and hand(s) == ["Gold", "Silver"]
     assert discard_of(s, 1) == ["Copper", "Harem"]
     assert ("Copper", "Harem") in seen(s, 0, "reveal")
 
 
 def test_tribute_counts_two_identical_cards_once():
     s = play(at("Tribute", hands=[["Tribute"]], decks=[[], ["Silver", "Silver"]]), "Tribute")
-    assert s.coins == 2
+    assert coins(s) == 2
 
 
 def test_tribute_curse_gives_nothing():
     s = play(at("Tribute", hands=[["Tribute"]], decks=[["Gold"], ["Curse", "Curse"]]), "Tribute")
-    assert (s.coins, s.actions, hand(s)) == (0, 0, [])
+    assert (coins(s), actions(s), hand(s)) == (0, 0, [])
 
 
 def test_tribute_dual_typed_cards_give_both_bonuses():
     s = at("Tribute", hands=[["Tribute"]], decks=[["Gold"] * 4, ["Nobles", "Great Hall"]])
     s = play(s, "Tribute")
-    assert s.actions == 4 and hand(s) == ["Gold"] * 4
+    assert actions(s) == 4 and hand(s) == ["Gold"] * 4
 
 
 def test_tribute_left_player_shuffles_to_reveal_the_second_card():
     s = at("Tribute", hands=[["Tribute"]], decks=[[], ["Village"]], discards=[[], ["Gold"]])
     s = play(s, "Tribute")
-    assert s.actions == 2 and s.coins == 2 and discard_of(s, 1) == ["Gold", "Village"]
+    assert actions(s) == 2 and coins(s) == 2 and discard_of(s, 1) == ["Gold", "Village"]
 
 
 def test_tribute_left_player_with_one_card_reveals_what_they_can():
     s = at("Tribute", players=3, hands=[["Tribute"]], decks=[[], ["Village"], ["Gold", "Gold"]])
     s = play(s, "Tribute")
-    assert s.actions == 2 and s.coins == 0 and s.players[1].discard == ("Village",)
-    assert s.players[2].discard == ()
+    assert actions(s) == 2 and coins(s) == 0 and zone(s, "discard", 1) == ("Village",)
+    assert zone(s, "discard", 2) == ()
 
 
 # --- Recommended Kingdoms -------------------------------------------------------------------
@@ -862,7 +866,7 @@ def test_recommended_intrigue_kingdom_plays_to_the_end_with_random_bots(kingdom,
     s = dominion.new_game(players=players, kingdom=kingdom, seed=players * 7 + len(kingdom))
     bots = [make_bot("random", seed) for seed in range(players)]
     while not dominion.is_over(s):
-        assert s.turn <= TURN_CAP, f"{kingdom} with {players} players did not end"
+        assert turn(s) <= TURN_CAP, f"{kingdom} with {players} players did not end"
         d = pending(s)
         s = step(s, bots[d.player].answer(d, dominion.view(s, d.player, log_from=None)),
                  d.player)
@@ -898,7 +902,7 @@ def test_secret_chamber_may_be_revealed_after_moat_against_an_attack_that_no_lon
 def test_tribute_is_not_an_attack_so_moat_cannot_be_revealed():
     s = at("Tribute", hands=[["Tribute"], ["Moat"]], decks=[[], ["Gold", "Estate"]])
     s = play(s, "Tribute")
-    assert asked(s, TURN, 0) and s.coins == 2 and discard_of(s, 1) == ["Estate", "Gold"]
+    assert asked(s, TURN, 0) and coins(s) == 2 and discard_of(s, 1) == ["Estate", "Gold"]
 
 
 def test_courtier_counts_attack_as_a_type():
@@ -912,7 +916,7 @@ def test_conspirator_counts_an_action_played_by_vassal():
     s = at("Vassal", "Conspirator", hands=[["Village", "Vassal"]],
            decks=[["Copper", "Conspirator", "Estate"]])
     s = go(play(play(s, "Village"), "Vassal"), "yes")
-    assert hand(s) == ["Copper", "Estate"] and s.actions == 2 and s.coins == 4
+    assert hand(s) == ["Copper", "Estate"] and actions(s) == 2 and coins(s) == 4
 
 
 def test_replace_compares_costs_after_bridge():

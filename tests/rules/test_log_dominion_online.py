@@ -135,14 +135,15 @@ def test_replay_prints_a_game_in_dominion_onlines_format(tmp_path):
     subprocess.run(run + ["simulate", "--games", "2", "--bots", "big-money,smithy-big-money",
                           "--seed", "5", "--records", str(records)],
                    check=True, capture_output=True)
-    out = subprocess.run(run + ["replay", f"{records}:2", "--style", STYLE], check=True,
+    out = subprocess.run(run + ["replay", f"{records}:1", "--style", STYLE], check=True,
                          capture_output=True, text=True).stdout.splitlines()
-    record = json.loads(records.read_text().splitlines()[1])
+    record = next(line for line in map(json.loads, records.read_text().splitlines())
+                  if line["index"] == 1)           # game 1: games are numbered from 0
     state = dominion.replay(dominion.record_from_data(record))
-    assert out == list(dominion.log_lines(state.log, state.config.players, None, STYLE, 2))
-    assert out[0] == "Game #2, unrated." and out[-1] == "The game has ended."
+    assert out == list(dominion.log_lines(state.log, state.config.players, None, STYLE, 1))
+    assert out[0] == "Game #1, unrated." and out[-1] == "The game has ended."
     assert any(line.endswith(")") and "plays" in line and "(+$" in line for line in out)
-    engine = subprocess.run(run + ["replay", f"{records}:2"], check=True, capture_output=True,
+    engine = subprocess.run(run + ["replay", f"{records}:1"], check=True, capture_output=True,
                             text=True).stdout.splitlines()
     assert engine[-2] == "The game is over." and engine[-1].startswith("Scores: ")
 

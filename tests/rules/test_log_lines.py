@@ -3,6 +3,7 @@ itself, another seat and a spectator (`dominion.log_line`, the one renderer)."""
 import pytest
 
 import dominion
+from tests.support import turn
 from dominion import Event
 
 NAMES = ("Ann", "Bob", "Cid")
@@ -98,7 +99,7 @@ def test_every_line_of_a_real_game_is_a_sentence_for_every_viewer():
     from tests.support import random_answer
     rng = random.Random(4)
     s = dominion.new_game(players=3, kingdom="random", seed=4)
-    while (d := dominion.pending(s)) is not None and s.turn < 40:
+    while (d := dominion.pending(s)) is not None and turn(s) < 40:
         s = dominion.step(s, random_answer(d, rng), d.player)
     for viewer in (None, 0, 1, 2):
         for e in dominion.view(s, viewer, log_from=0).log:

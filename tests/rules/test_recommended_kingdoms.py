@@ -3,6 +3,7 @@ players."""
 import pytest
 
 import dominion
+from tests.support import turn
 from dominion.bots import make_bot
 
 TURN_CAP = 600
@@ -15,6 +16,6 @@ def test_recommended_kingdom_plays_to_the_end_with_random_bots(name, players):
     assert sorted(s.config.kingdom) == sorted(dominion.RECOMMENDED[name][1])
     bots = [make_bot("random", seat) for seat in range(players)]
     while (d := dominion.pending(s)) is not None:
-        assert s.turn < TURN_CAP, f"{name} with {players} players did not end"
+        assert turn(s) < TURN_CAP, f"{name} with {players} players did not end"
         s = dominion.step(s, bots[d.player].answer(d, dominion.view(s, d.player, None)), d.player)
     assert dominion.winners(s)

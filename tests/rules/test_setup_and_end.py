@@ -5,7 +5,7 @@ import pytest
 
 import dominion
 from dominion import END_PHASE, Move
-from tests.support import PLAIN_KINGDOM, at
+from tests.support import PLAIN_KINGDOM, at, buys, coins, current, phase, supply, zone
 
 SIZES = {  # cards.md, Supply sizes: pile -> counts for 2..6 players
     "Copper": (46, 39, 32, 85, 78), "Silver": (40, 40, 40, 80, 80), "Gold": (30, 30, 30, 60, 60),
@@ -18,7 +18,7 @@ SIZES = {  # cards.md, Supply sizes: pile -> counts for 2..6 players
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_supply_sizes_follow_the_table_for_each_player_count(players):
     s = dominion.new_game(players=players, kingdom=PLAIN_KINGDOM, seed=1)
-    counts = dict(zip(s.pile_names, s.supply))
+    counts = supply(s)
     for pile, sizes in SIZES.items():
         assert counts[pile] == sizes[players - 2], pile
 
@@ -26,16 +26,17 @@ def test_supply_sizes_follow_the_table_for_each_player_count(players):
 @pytest.mark.parametrize("players", [2, 6])
 def test_each_player_starts_with_7_coppers_and_3_estates_and_draws_5(players):
     s = dominion.new_game(players=players, kingdom=PLAIN_KINGDOM, seed=3)
-    for p in s.players:
+    for p in dominion.inspect(s).seats:
         assert Counter(p.hand + p.deck + p.discard) == Counter(Copper=7, Estate=3)
         assert len(p.hand) == 5 and len(p.deck) == 5
 
 
 def test_supply_lists_basics_then_the_kingdom_by_cost():
     s = dominion.new_game(kingdom=PLAIN_KINGDOM, seed=1)
-    assert s.pile_names[:7] == ("Copper", "Silver", "Gold", "Estate", "Duchy", "Province", "Curse")
-    costs = [dominion.CARDS[n].cost for n in s.pile_names[7:]]
-    assert costs == sorted(costs) and sorted(s.pile_names[7:]) == sorted(PLAIN_KINGDOM)
+    piles = tuple(supply(s))
+    assert piles[:7] == ("Copper", "Silver", "Gold", "Estate", "Duchy", "Province", "Curse")
+    costs = [dominion.CARDS[n].cost for n in piles[7:]]
+    assert costs == sorted(costs) and sorted(piles[7:]) == sorted(PLAIN_KINGDOM)
 
 
 def test_the_starting_player_is_drawn_with_the_seed():
@@ -100,7 +101,7 @@ def test_the_game_ends_at_the_end_of_the_turn_the_last_province_is_bought():
            supply={"Province": 1})
     s = dominion.step(s, Move("play_treasures"))
     s = dominion.step(s, Move("buy", "Province"))
-    assert dominion.pending(s) is None and s.phase == "over"
+    assert dominion.pending(s) is None and phase(s) == "over"
 
 
 def test_three_empty_piles_end_the_game_with_four_players_or_fewer():
@@ -125,7 +126,7 @@ def test_the_game_does_not_end_mid_turn_when_the_provinces_run_out():
     s = at(hands=[["Gold"] * 5 + ["Gold"] * 1], phase="buy", buys=2, supply={"Province": 1})
     s = dominion.step(s, Move("play_treasures"))
     s = dominion.step(s, Move("buy", "Province"))
-    assert dominion.pending(s) is not None and s.current == 0  # second buy still to do
+    assert dominion.pending(s) is not None and current(s) == 0  # second buy still to do
     s = dominion.step(s, Move("buy", "Gold"))
     assert dominion.pending(s) is None
 
@@ -168,9 +169,9 @@ def test_an_answer_after_the_game_is_over_is_refused():
 def test_buying_costs_coins_and_a_buy():
     s = at(hands=[["Gold", "Gold", "Copper"]], phase="buy", buys=2)
     s = dominion.step(s, Move("play_treasures"))
-    assert s.coins == 7
+    assert coins(s) == 7
     s = dominion.step(s, Move("buy", "Gold"))
-    assert s.coins == 1 and s.buys == 1
+    assert coins(s) == 1 and buys(s) == 1
     moves = dominion.pending(s).moves
     assert Move("buy", "Copper") in moves and Move("buy", "Silver") not in moves
 
@@ -179,12 +180,12 @@ def test_cleanup_puts_hand_under_played_cards_so_the_discard_top_was_public():
     s = at(hands=[["Copper", "Estate", "Estate"]], decks=[["Silver"] * 5], phase="buy")
     s = dominion.step(s, Move("play", "Copper"))
     s = dominion.step(s, Move(END_PHASE))
-    assert s.players[0].discard[-1] == "Copper"
+    assert zone(s, "discard", 0)[-1] == "Copper"
 
 
 def test_the_log_line_redacts_hidden_draws_for_other_seats():
     s = dominion.new_game(kingdom=PLAIN_KINGDOM, seed=2)
-    me, other = s.current, 1 - s.current
+    me, other = current(s), 1 - current(s)
     draws = [e for e in dominion.view(s, other, log_from=0).log
              if e.kind == "draw" and e.player == me]
     assert draws and all(e.cards == () and e.detail == 5 for e in draws)

@@ -63,6 +63,17 @@ def test_game_of_only_builtin_bots_is_played_by_the_server(client, kingdom):
     assert view.game_over and view.winners
 
 
+def test_a_game_without_a_kingdom_gets_its_bots_kingdom_cards_as_on_the_command_line(client):
+    """One rule (`dominion.bots.default_kingdom`) for CreateGame and the CLI: First Game with
+    the bots' Kingdom cards put in, so a Witch bot has its Witch."""
+    game = client.create_game(["Net", "Witch"], bots={1: "witch-big-money"}, seed=5)
+    assert "Witch" in game.kingdom
+    assert game.kingdom == dominion.resolve_kingdom(dominion.bots.default_kingdom(
+        ["witch-big-money"]))
+    plain = client.create_game(["Net", "BM"], bots={1: "big-money"}, seed=5)
+    assert plain.kingdom == dominion.RECOMMENDED["First Game"][1]
+
+
 def answer_some(seat, bot, count):
     """Answer ``count`` of the seat's decisions with ``bot``, then drop the stream."""
     answered = 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 
@@ -60,9 +61,10 @@ def register(sub) -> None:
         description="Replay a game from a records file (`dominion simulate --records`) and "
                     "print its log in Dominion Online's words as one seat saw it, or as a "
                     "spectator did, or as JSON events; then the scores.")
-    p.add_argument("record", metavar="FILE.jsonl[:LINE]", nargs="?", default=None,
-                   help="a records file, and the line of the game (from 1; default: 1); or "
-                        "the record the web page downloads at a game's end (FILE.json)")
+    p.add_argument("record", metavar="FILE.jsonl[:I]", nargs="?", default=None,
+                   help="a records file, and the game's index I in its simulation (from 0, "
+                        "the record's `index`, as --index counts; default: the first line); "
+                        "or the record the web page downloads at a game's end (FILE.json)")
     p.add_argument("--index", type=int, default=None, metavar="I",
                    help="instead of a file: game I of the simulation given by --bots, --seed "
                         "(and --kingdom, --sets), played again (games are pure functions of "
@@ -136,6 +138,26 @@ def _positive(text: str) -> int:
     return n
 
 
+def usable_cores() -> int:
+    """The cores this process may run on (its CPU affinity, where the system tells it)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:   # not on every system
+        return os.cpu_count() or 1
+
+
+def _workers(text: str) -> int:
+    """A --workers value: at least 1, and capped, with a word, at the cores this process may
+    use (more processes than cores only share them and slow the games down)."""
+    n = _positive(text)
+    cores = usable_cores()
+    if n > cores:
+        print(f"dominion: --workers {n} is more than the {cores} cores this machine lets "
+              f"it use; using {cores}", file=sys.stderr)
+        return cores
+    return n
+
+
 def _game_options(p) -> None:
     p.add_argument("--games", type=_positive, default=100,
                    help="number of games (per pair, for a tournament; default 100)")
@@ -147,8 +169,9 @@ def _game_options(p) -> None:
                         "(default: all)")
     p.add_argument("--seed", type=seed_arg, default=None,
                    help="seed of the whole run, 0 to 2**64 - 1 (default: random, and printed)")
-    p.add_argument("--workers", type=_positive, default=None,
-                   help="worker processes (default: every core)")
+    p.add_argument("--workers", type=_workers, default=None,
+                   help="worker processes (default: every core; at most the cores this "
+                        "machine lets the process use)")
 
 
 def run_kingdoms(args) -> int:
@@ -285,47 +308,58 @@ def run_simulate(args) -> int:
     return 1 if summary["errors"] else 0
 
 
-def _record_line_number(spec: str) -> int:
-    """LINE of FILE.jsonl[:LINE] (1 when not given)."""
-    return _record_spec(spec)[1]
-
-
 def _record_spec(spec: str) -> tuple:
-    """(FILE, LINE) of FILE.jsonl[:LINE]."""
-    path, _, line_text = spec.rpartition(":")
-    if not path or not line_text.isdigit():
-        path, line_text = spec, "1"
-    return path, int(line_text)
+    """(FILE, I) of FILE.jsonl[:I]; I is None when not given."""
+    path, _, index_text = spec.rpartition(":")
+    if not path or not index_text.isdigit():
+        return spec, None
+    return path, int(index_text)
 
 
 def _read_record_line(spec: str) -> dict:
-    """The JSON record at FILE[:LINE]: line LINE (from 1; the first by default) of a records
-    file, read line by line (a records file can be as long as a simulation), or a file that is
-    one JSON document (the web page's download)."""
-    path, number = _record_spec(spec)
+    """The JSON record of game I in FILE.jsonl[:I]: the line whose ``index`` is I, the game's
+    number in its simulation, counted from 0 like ``--index`` (a line without ``index`` is
+    numbered by its place in the file, from 0); without ``:I``, the file's first line. Games are
+    written as they finish, so with several workers the lines need not be in index order; the
+    file is read line by line (a records file can be as long as a simulation). Or a file that
+    is one JSON document (the web page's download)."""
+    path, wanted = _record_spec(spec)
     try:
         with open(path, encoding="utf-8") as f:
             first = f.readline()
             try:
-                first_record = json.loads(first)
-            except json.JSONDecodeError:
-                first_record = None
-            if first_record is None:   # not a JSON line: the whole file is one document
+                data = json.loads(first)
+            except json.JSONDecodeError:   # not a JSON line: the whole file is one document
                 try:
                     return json.loads(first + f.read())
                 except json.JSONDecodeError:
                     raise ValueError(f"{path} is neither a records file (a JSON object per "
                                      "line) nor one record (a JSON document)") from None
-            text = first if number == 1 else \
-                next((t for i, t in enumerate(f, 2) if i == number), None)
+            line = 0
+            while True:
+                index = data.get("index", line) if isinstance(data, dict) else line
+                if wanted is None or index == wanted:
+                    return data
+                text = f.readline()
+                if not text:
+                    break
+                line += 1
+                try:
+                    data = json.loads(text)
+                except json.JSONDecodeError:
+                    raise ValueError(f"line {line + 1} of {path} is not JSON") from None
     except OSError as exc:
         raise ValueError(f"cannot read {path}: {exc.strerror}") from None
-    if text is None or number < 1:
-        raise ValueError(f"{path} has no line {number}")
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError:
-        raise ValueError(f"line {number} of {path} is not JSON") from None
+    raise ValueError(f"{path} has no game {wanted} (games are numbered from 0)")
+
+
+def _game_index(data, spec: str) -> int:
+    """The index of the game read from ``spec``: its record's ``index``, else the I asked
+    for, else 0."""
+    index = data.get("index") if isinstance(data, dict) else None
+    if isinstance(index, int):
+        return index
+    return _record_spec(spec)[1] or 0
 
 
 def record_of(data) -> dominion.Record:
@@ -384,12 +418,13 @@ def run_tournament(args) -> int:
 def _record_of_simulated_game(args) -> dict:
     """The record of game ``--index`` of the simulation ``--bots --seed [--kingdom --sets]``,
     played again (a game is a pure function of the simulation's setup and its index)."""
-    from dominion.simulate import Setup, default_kingdom, labels_for, play_game
+    from dominion.simulate import Setup, labels_for, play_game
     if args.bots is None or args.seed is None:
         raise dominion.InvalidConfigError("--index needs the simulation's --bots and --seed")
     if args.index < 0:
         raise dominion.InvalidConfigError("--index counts games from 0")
-    kingdom = args.kingdom if args.kingdom is not None else default_kingdom(args.bots)
+    kingdom = args.kingdom if args.kingdom is not None else \
+        dominion.bots.default_kingdom(args.bots)
     if isinstance(kingdom, str) and "," in kingdom:
         kingdom = tuple(c.strip() for c in kingdom.split(","))
     sets = tuple(x.strip() for x in args.sets.split(",")) if args.sets else None
@@ -406,7 +441,7 @@ def run_replay(args) -> int:
         if args.index is not None:
             data = _record_of_simulated_game(args)
         elif args.record is None:
-            raise dominion.InvalidConfigError("give a records file (FILE.jsonl[:LINE]) or "
+            raise dominion.InvalidConfigError("give a records file (FILE.jsonl[:I]) or "
                                               "--index with the simulation's --bots and --seed")
         else:
             data = _read_record_line(args.record)
@@ -417,8 +452,8 @@ def run_replay(args) -> int:
     except (dominion.DominionError, ValueError) as exc:
         print(f"dominion replay: {exc}", file=sys.stderr)
         return 2
-    # Dominion Online's "Game #N": the record's line in its file, or the simulation's index.
-    game_number = args.index if args.index is not None else _record_line_number(args.record)
+    # Dominion Online's "Game #N": the game's index in its simulation (one numbering, from 0).
+    game_number = args.index if args.index is not None else _game_index(data, args.record)
     if args.json:
         seen = dominion.view(state, args.seat, log_from=0).log
         for raw, event in zip(state.log, seen):

@@ -175,8 +175,6 @@ def run_play(args) -> int:
     strategy files and Python classes in threads of this process, each through its own seat."""
     import threading
 
-    from dominion.simulate import SimulationError, default_kingdom
-
     from .botrunner import play_seat
     from .client import connect
     from .cli import service_entry
@@ -187,8 +185,9 @@ def run_play(args) -> int:
     labels = [dominion.bots.bot_label(b) for b in bots]
     names = [args.name] + [f"{label} {i}" for i, label in enumerate(labels, 1)]
     try:
-        kingdom = args.kingdom if args.kingdom is not None else default_kingdom([*bots])
-    except SimulationError as e:
+        kingdom = args.kingdom if args.kingdom is not None else \
+            dominion.bots.default_kingdom([*bots])
+    except dominion.DominionError as e:
         print(f"dominion play: {e}", file=sys.stderr)
         return 2
     if isinstance(kingdom, tuple):
