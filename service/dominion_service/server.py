@@ -47,7 +47,6 @@ TOKEN_METADATA = "x-seat-token"
 # Forwarding headers: read only from a proxy the operator trusts (`ServiceOptions.trusted_proxies`)
 FORWARDING_HEADERS = ("forwarded", "x-forwarded-for")
 SERVICE_NAME = pb.DESCRIPTOR.services_by_name["DominionService"].full_name
-DEFAULT_KINGDOM = "First Game"
 
 __all__ = ["DominionService", "ServiceOptions", "ServiceError", "RunningServer",
            "start_server", "TOKEN_METADATA", "SERVICE_NAME"]
