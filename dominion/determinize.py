@@ -13,21 +13,34 @@ search that tracks them can reject samples that contradict them.
 A card passed face down between two other seats (Masquerade) is one the player did not see: where
 the receiver still holds it hidden, it trades places with a card drawn from the giver's hidden
 cards (the VP the player's view shows counts such a card for its giver, so it stays the same).
+Once the game is over every seat's cards are public (the scores count them), so no pass moves.
 
 Cards named by work in progress (a card half-resolved: a Masquerade pass already chosen, a
-Library draw being looked at) keep their places, so that the state stays playable. The log is
-kept as it is (other seats' private events no longer match their cards), and the result is not
-a record: `replay(record(...))` gives the real game, not the sample.
+Library draw being looked at) keep their places, so that the state stays playable; the
+player's own pending decision pins nothing (it names only cards the player sees, and pinning
+its names would keep real cards of hidden zones in place: a Buy phase offers every pile).
+
+A sample carries nothing the player may not see: the log is the player's own view of it (other
+seats' private cards removed, as `view` shows them), and the answers of other seats are
+replaced by None (a Masquerade pass or a Courtyard topdeck would tell a card), so that a bot
+that reads the log of a sample (the built-in bots count cards from it) learns nothing hidden.
+The hidden cards are dealt from a canonical (sorted) order, so two states the player cannot
+tell apart give the same sample for the same seed, unless work in progress pins cards (then
+which copy keeps its place may differ). The result is not a record: `replay(record(...))`
+gives the real game, not the sample.
 """
 from __future__ import annotations
 
 from collections import Counter
+
+from pyrsistent import pvector
 
 from . import rng
 from .card import CARDS
 from .engine import scores_by_pass, zones_score
 from .errors import InvalidConfigError
 from .game import check_seed
+from .views import visible_event
 from .state import State
 
 
@@ -35,74 +48,147 @@ def determinize(state: State, player: int, seed: int) -> State:
     """A state ``player`` cannot tell apart from ``state`` (see the module's docstring), drawn
     with ``seed``; its random generator is reseeded with ``seed`` too, so that the sample's
     future shuffles are not the real game's. Pure: ``state`` is not changed."""
-    n = len(state.players)
-    if type(player) is not int or not 0 <= player < n:
-        raise InvalidConfigError(f"player must be a seat from 0 to {n - 1}, not {player!r}")
-    check_seed(seed)
-    pinned = Counter(_card_names(state.stack))
-    first = _zones_in_work(state.stack)
-    generator = rng.seed_state(seed ^ 0x44455445524D)
-    generator, state = _swap_unseen_passes(state, player, generator, pinned)
-    players = []
-    for seat, ps in enumerate(state.players):
-        if seat == player:
-            generator, (deck,) = _redeal(generator, (ps.deck,), pinned)
-            players.append(ps._replace(deck=deck))
-            continue
-        under, top = ps.discard[:-1], ps.discard[-1:]
-        generator, (hand, deck, looking, under) = _redeal(
-            generator, (ps.hand, ps.deck, ps.looking, under), pinned, first)
-        players.append(ps._replace(hand=hand, deck=deck, looking=looking, discard=under + top))
-    return state._replace(players=tuple(players), rng=rng.seed_state(seed))
+    return Determinizer(state, player).sample(seed)
+
+
+class Determinizer:
+    """`determinize` for many seeds of one state: what every sample shares (the log and answers
+    as ``player`` sees them, the pinned cards) is worked out once, here. Immutable once made."""
+    __slots__ = ("state", "player", "_real", "_pinned", "_first")
+
+    def __init__(self, state: State, player: int):
+        n = len(state.players)
+        if type(player) is not int or not 0 <= player < n:
+            raise InvalidConfigError(f"player must be a seat from 0 to {n - 1}, not {player!r}")
+        stack = state.stack
+        if stack and stack[-1][0] == "?" and stack[-1][1].player == player:
+            # the player's own question names only what they see: its args may still name
+            # another seat's hidden cards (Masquerade's passes already chosen)
+            work = stack[:-1] + (("?", None, stack[-1][2], stack[-1][3]),)
+        else:
+            work = stack
+        self._pinned = Counter(_card_names(work))
+        self._first = _zones_in_work(work)
+        self.player = player
+        self._real = state   # passes the player did not see are swapped on the real log
+        self.state = state._replace(log=_seen_log(state.log, player),
+                                    answers=_seen_answers(state.answers, player))
+
+    def sample(self, seed: int) -> State:
+        """One sample, drawn with ``seed`` (see `determinize`)."""
+        check_seed(seed)
+        state, player, pinned = self.state, self.player, self._pinned
+        generator = rng.seed_state(seed ^ 0x44455445524D)
+        kept: frozenset = frozenset()
+        if self._real.stack:   # once the game is over, every seat's cards are public (scores)
+            generator, drawn, kept = _swap_unseen_passes(self._real, player, generator, pinned)
+        if kept:   # the drawn passes' zones, VP and log events
+            state = drawn._replace(log=_seen_log(drawn.log, player, kept),
+                                   answers=state.answers)
+        players = []
+        for seat, ps in enumerate(state.players):
+            if seat == player:
+                generator, (deck,) = _redeal(generator, (ps.deck,), pinned)
+                players.append(ps._replace(deck=deck))
+                continue
+            under, top = ps.discard[:-1], ps.discard[-1:]
+            generator, (hand, deck, looking, under) = _redeal(
+                generator, (ps.hand, ps.deck, ps.looking, under), pinned, self._first)
+            players.append(ps._replace(hand=hand, deck=deck, looking=looking,
+                                       discard=under + top))
+        return state._replace(players=tuple(players), rng=rng.seed_state(seed))
+
+
+def _seen_log(log, player: int, kept: frozenset = frozenset()):
+    """The log as ``player`` sees it (`visible_event`), the same events kept where nothing is
+    hidden from them and at the indices ``kept`` (passes whose card `_swap_unseen_passes`
+    drew: not the real one)."""
+    hidden = [i for i, e in enumerate(log) if e[3] is not None and player not in e[3] and e[2]
+              and i not in kept]
+    if not hidden:
+        return log
+    evolver = log.evolver()
+    for i in hidden:
+        evolver[i] = visible_event(log[i], player)
+    return evolver.persistent()
+
+
+def _seen_answers(answers, player: int):
+    """The answers with every other seat's answer replaced by None (their number stays: it is
+    public how many decisions the game has taken)."""
+    if all(seat == player for seat, _ in answers):
+        return answers
+    return pvector((seat, answer if seat == player else None) for seat, answer in answers)
 
 
 def _swap_unseen_passes(state: State, player: int, generator: int, pinned: Counter) -> tuple:
-    """(generator, state) with every card passed face down that ``player`` did not see
-    (Masquerade between two other seats) replaced, where the receiver still holds it hidden, by
-    a card drawn from the giver's hidden cards: the two cards trade places, the log's pass event
-    and the scores follow. ``player`` cannot tell which card went; the cards each seat is
-    publicly known to hold, and so the VP its view shows (`views.known_vp`), stay the same.
-    A card passed face down between two other seats (Masquerade) is one the player did not see: where
-the receiver still holds it hidden, it trades places with a card drawn from the giver's hidden
-cards (the VP the player's view shows counts such a card for its giver, so it stays the same).
-
-Cards named by work in progress (``pinned``) never move."""
+    """(generator, state, the log indices of the passes drawn) with every card passed face down
+    that ``player`` did not see (Masquerade between two other seats) drawn anew. The passes are
+    first undone, last first, on each seat's hidden cards (where the receiver still holds the
+    card hidden: what the player knows is the cards as if never passed); then each is made
+    again, in order, with a card drawn from the giver's hidden cards in sorted order, and the
+    log's pass event names it. The draws depend only on what the player knows, so two states
+    they cannot tell apart give the same sample, and the cards each seat is publicly known to
+    hold, and so the VP their view shows (`views.known_vp`), stay the same. A sample's log names
+    the cards drawn (no secret: draws, not the real cards), so a sample of a sample is drawn
+    alike. Cards named by work in progress (``pinned``) never move."""
     log = state.log
-    passes = [(i, e) for i, e in enumerate(log)
-              if e.kind == "pass" and e.seen_by is not None and player not in e.seen_by]
+    passes = [(i, e) for i, e in enumerate(log)   # (a log the player sees names no card)
+              if e.kind == "pass" and e.seen_by is not None and player not in e.seen_by
+              and e.cards]
     if not passes:
-        return generator, state
+        return generator, state, ()
     zones = [[list(ps.hand), list(ps.deck), list(ps.looking), list(ps.discard[:-1])]
              for ps in state.players]
-    swapped = False
-    for i, event in passes:
+    start = [Counter(card for zone in seat for card in zone) for seat in zones]
+    hidden = [Counter(c) for c in start]
+    undone = []
+    for i, event in reversed(passes):
         giver, receiver, name = event.player, event.detail, event.cards[0]
-        if pinned[name]:
+        if pinned[name] or hidden[receiver][name] == 0:
             continue
-        held = [(z, k) for z, zone in enumerate(zones[receiver])
-                for k, card in enumerate(zone) if card == name]
-        candidates = [(z, k) for z, zone in enumerate(zones[giver])
-                      for k, card in enumerate(zone) if not pinned[card]]
-        if not held or not candidates:
-            continue
-        generator, j = rng.below(generator, len(candidates))
-        z, k = candidates[j]
-        other = zones[giver][z][k]
-        zones[giver][z][k] = name
-        rz, rk = held[0]
-        zones[receiver][rz][rk] = other
-        log = log.set(i, event._replace(cards=(other,)))
-        swapped = True
-    if not swapped:
-        return generator, state
+        hidden[receiver][name] -= 1
+        hidden[giver][name] += 1
+        undone.append((i, event))
+    if not undone:
+        return generator, state, ()
+    drawn = []
+    for i, event in reversed(undone):
+        giver, receiver = event.player, event.detail
+        pool = sorted(card for card, n in hidden[giver].items() if not pinned[card]
+                      for _ in range(n))
+        generator, j = rng.below(generator, len(pool))
+        card = pool[j]
+        hidden[giver][card] -= 1
+        hidden[receiver][card] += 1
+        drawn.append((i, event._replace(cards=(card,))))
+    for seat, zone_list in enumerate(zones):   # each seat's cards out and in, slot for slot
+        out = start[seat] - hidden[seat]
+        new = sorted((hidden[seat] - start[seat]).elements())
+        for zone in zone_list:
+            for k, card in enumerate(zone):
+                if out[card] > 0:
+                    out[card] -= 1
+                    zone[k] = new.pop()
+    evolver = log.evolver()
+    for i, event in drawn:
+        evolver[i] = event
+    log = evolver.persistent()
     players = tuple(ps._replace(hand=tuple(hand), deck=tuple(deck), looking=tuple(looking),
                                 discard=tuple(under) + ps.discard[-1:])
                     for ps, (hand, deck, looking, under) in zip(state.players, zones))
+    # The scoring passes (`engine.pass_card`): the drawn ones' cards changed, the others kept
+    # (a sample's log names no card of those); sorted, so that a sample of a sample is alike.
     pile_names = state.pile_names
-    hidden = tuple((e.player, e.detail, e.cards[0], e.seen_by) for e in log
-                   if e.kind == "pass" and scores_by_pass(pile_names, e.cards[0]))
-    return generator, state._replace(players=players, log=log, hidden_passes=hidden,
-                                     vp=tuple(zones_score(ps) for ps in players))
+    passed = Counter(state.hidden_passes)
+    for (_, was), (_, now) in zip(reversed(undone), drawn):
+        for event, sign in ((was, -1), (now, 1)):
+            if scores_by_pass(pile_names, event.cards[0]):
+                passed[(event.player, event.detail, event.cards[0], event.seen_by)] += sign
+    return generator, state._replace(players=players, log=log,
+                                     hidden_passes=tuple(sorted(passed.elements())),
+                                     vp=tuple(zones_score(ps) for ps in players)), \
+        frozenset(i for i, _ in drawn)
 
 
 # Another seat's zones as `determinize` redeals them, by index: hand, deck, looking, and the
@@ -145,8 +231,9 @@ def _redeal(generator: int, zones: tuple, pinned: Counter, order: tuple = (0,)) 
             if keep[card] > 0:
                 keep[card] -= 1
                 kept[z][i] = True
-    free = tuple(card for zone, marks in zip(zones, kept)
-                 for card, mark in zip(zone, marks) if not mark)
+    # dealt from a sorted order: the sample depends on which cards are hidden, not on where
+    free = tuple(sorted(card for zone, marks in zip(zones, kept)
+                        for card, mark in zip(zone, marks) if not mark))
     generator, dealt = rng.shuffled(generator, free)
     out, k = [], 0
     for zone, marks in zip(zones, kept):

@@ -265,9 +265,12 @@ def play_out(state: State, bots: list, cheap: list, step_fn, max_decisions: int)
     """Play ``state`` to its end with one bot per seat: (the final state, None), or (the state
     reached, the decision pending) when ``max_decisions`` answers did not end it. A seat whose
     ``cheap`` is true sees an `Observation`, any other a `View` (`dominion.simulate`). Each
-    answer goes through ``step_fn`` (`step`, looked up by the caller). An exception raised on
+    answer goes through ``step_fn`` (`step`, looked up by the caller). A bot whose
+    ``reads_state`` is True (the search bot) is asked ``answer_state(state)`` instead: it reads
+    the state only through its seat's view and `determinize`. An exception raised on
     the way carries the decision being answered as ``decision``, for the error report."""
     d: Any = None
+    stateful = [getattr(bot, "reads_state", False) is True for bot in bots]
     try:
         for _ in range(max_decisions):
             stack = state.stack
@@ -276,6 +279,9 @@ def play_out(state: State, bots: list, cheap: list, step_fn, max_decisions: int)
             d = stack[-1][1]
             seat = d.player
             bot = bots[seat]
+            if stateful[seat]:
+                state = step_fn(state, bot.answer_state(state))
+                continue
             seen = Observation(state, seat, bot.log_from) if cheap[seat] else \
                 _view(state, seat, bot.log_from)
             state = step_fn(state, bot.answer(d, seen))

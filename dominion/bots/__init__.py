@@ -11,9 +11,10 @@ A bot never reads the `State`; it gets the `View` of its own seat only. Passing 
 the public gains and trashes; with ``log_from=None`` every answer is still legal, but those
 counts stay at the starting deck.
 
-Bots: ``random`` (uniformly random legal answers, a fuzzer for the rules) and the strategies in
-``dominion/bots/strategies/*.toml`` (``big-money``, ``big-money-ultimate``, ``smithy-big-money``,
-...). ``make_bot`` also takes the path of a strategy file (``my-strategy.toml``) and a Python
+Bots: ``random`` (uniformly random legal answers, a fuzzer for the rules), ``search`` (searches
+its buys from its own seat's samples, `dominion.bots.search`; ``search:playouts=200,...`` sets its
+budget) and the strategies in ``dominion/bots/strategies/*.toml`` (``big-money``,
+``big-money-ultimate``, ``smithy-big-money``, ...). ``make_bot`` also takes the path of a strategy file (``my-strategy.toml``) and a Python
 class as ``package.module:Class``: the one resolver behind every command that takes a bot.
 
 A bot class of your own: ``Class(seed)`` makes one bot for one seat of one game (the seed is
@@ -31,6 +32,7 @@ from ..errors import InvalidKingdomError, did_you_mean
 from ..kingdoms import KINGDOM_SIZE, RECOMMENDED
 from ..state import CHOOSE, ORDER, SELECT, TURN
 from .policy import Player
+from .search import SearchBot, best_strategy_for
 from .strategy import Strategy, StrategyBot, StrategyError, load_strategy, parse_strategy
 
 STRATEGY_DIR = Path(__file__).with_name("strategies")
@@ -60,6 +62,48 @@ class RandomBot:
         raise ValueError(f"unknown decision kind {kind!r}")
 
 
+SEARCH_OPTIONS = {"playouts": int, "candidates": int, "rollout": str, "time": float,
+                  "horizon": int, "margin": float, "confidence": float}
+
+
+def is_search_spec(name: str) -> bool:
+    """``search`` or ``search:playouts=200,rollout=witch-big-money,...``: the search bot."""
+    return name == SearchBot.name or name.startswith(SearchBot.name + ":")
+
+
+def search_options(spec: str) -> dict:
+    """The keyword arguments of `SearchBot` named in ``search:key=value,...`` (keys:
+    playouts, candidates, rollout, time, horizon, margin, confidence); ValueError saying what is wrong."""
+    _, _, text = spec.partition(":")
+    out: dict = {}
+    for item in filter(None, (part.strip() for part in text.split(","))):
+        key, eq, value = item.partition("=")
+        key = key.strip()
+        if not eq or key not in SEARCH_OPTIONS:
+            raise ValueError(f"bot {spec!r}: write search:KEY=VALUE,... with KEY one of "
+                             f"{', '.join(SEARCH_OPTIONS)}, not {item!r}")
+        try:
+            out["time_limit" if key == "time" else key] = SEARCH_OPTIONS[key](value.strip())
+        except ValueError:
+            raise ValueError(f"bot {spec!r}: {key} must be a number, not {value!r}") from None
+    return out
+
+
+def split_bot_list(text: str) -> list:
+    """The bots of a comma-separated list (``--bots``); a search bot keeps its options:
+    ``search:playouts=200,time=1,big-money`` is two bots (an item ``KEY=VALUE`` after a search
+    bot is one of its options)."""
+    bots: list = []
+    for item in (part.strip() for part in text.split(",")):
+        if not item:
+            continue
+        if "=" in item and ":" not in item and bots and is_search_spec(bots[-1]):
+            bots[-1] += "," + item
+        else:
+            bots.append(item)
+    return bots
+
+
 def builtin_strategies() -> tuple:
     """Names of the strategies shipped as files (without parsing them: a strategy whose cards
     are not defined fails only when it is used)."""
@@ -68,7 +112,17 @@ def builtin_strategies() -> tuple:
 
 def bot_names() -> tuple:
     """Names of the built-in bots."""
-    return tuple(sorted((RandomBot.name,) + builtin_strategies()))
+    return tuple(sorted((RandomBot.name, SearchBot.name) + builtin_strategies()))
+
+
+def bot_description(name: str) -> str:
+    """A sentence saying what a built-in bot is (`ListBots`, ``--help``)."""
+    if name == RandomBot.name:
+        return "uniformly random legal answers (a fuzzer for the rules)"
+    if name == SearchBot.name:
+        return ("searches its buys: samples the hidden cards from its own seat's view and "
+                "plays the best few buys forward with the Kingdom's best built-in strategy")
+    return strategy(name).description
 
 
 def is_strategy_path(name: str) -> bool:
@@ -106,7 +160,7 @@ def bot_class(spec: str):
 def bot_label(spec: str) -> str:
     """A readable name for a bot: a built-in's name, a strategy file's ``name``, a class's
     name."""
-    if spec == RandomBot.name:
+    if spec == RandomBot.name or is_search_spec(spec):
         return spec
     if is_class_spec(spec):
         return getattr(bot_class(spec), "name", None) or spec.rpartition(":")[2]
@@ -115,7 +169,7 @@ def bot_label(spec: str) -> str:
 
 def bot_kingdom_cards(spec: str) -> tuple:
     """The Kingdom cards a bot buys or plays, for the default Kingdom (none for ``random``)."""
-    if spec == RandomBot.name:
+    if spec == RandomBot.name or is_search_spec(spec):
         return ()
     if is_class_spec(spec):
         return tuple(getattr(bot_class(spec), "kingdom_cards", ()))
@@ -161,6 +215,8 @@ def make_bot(name: str, seed: int = 0):
     a ValueError, for a bad strategy file)."""
     if name == RandomBot.name:
         return RandomBot(seed)
+    if is_search_spec(name):
+        return SearchBot(seed, **search_options(name))
     if is_class_spec(name):
         bot = bot_class(name)(seed)
         if not hasattr(bot, "log_from"):
@@ -176,6 +232,8 @@ def make_bot(name: str, seed: int = 0):
 __all__ = [
     "make_bot", "bot_names", "bot_label", "bot_kingdom_cards", "bot_class", "builtin_strategies",
     "default_kingdom", "DEFAULT_KINGDOM",
-    "strategy", "RandomBot", "Player", "Strategy", "StrategyBot", "StrategyError",
+    "strategy", "RandomBot", "Player", "SearchBot", "best_strategy_for", "is_search_spec",
+    "search_options", "bot_description", "split_bot_list", "Strategy", "StrategyBot",
+    "StrategyError",
     "load_strategy", "parse_strategy",
 ]

@@ -71,6 +71,14 @@ class Holdings:
                     owned[event[4]][name] += 1
                 self._scores = None
 
+    def copy(self) -> "Holdings":
+        """An independent copy (a search bot's rollouts start from what the seat has counted)."""
+        other = Holdings(0)
+        other.owned = [Counter(c) for c in self.owned]
+        other.log_from = self.log_from
+        other._scores = self._scores
+        return other
+
     def count(self, seat: int, name: str) -> int:
         """Copies of the card ``name`` that ``seat`` owns."""
         return self.owned[seat][name]

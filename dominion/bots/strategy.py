@@ -171,6 +171,16 @@ class StrategyBot(Player):
         self.name = strategy.name
         self.reads_log = strategy.counts_cards
 
+    def fork(self, seed: int, seat_known=None) -> "StrategyBot":
+        """A new bot of this strategy with its own ``seed`` that has counted what ``seat_known``
+        (a `Holdings`, this bot's own by default) has: a search bot's rollouts start from what
+        is known without reading the log again."""
+        bot = StrategyBot(self.strategy, seed)
+        known = seat_known if seat_known is not None else self.known
+        if known is not None:
+            bot._known = known.copy()
+        return bot
+
     def buy_choice(self, view, pool, coins: int):
         for rule in self.strategy.buy:
             if rule.card in pool and (not rule.when or _all_hold(rule.when, self, view, coins)):

@@ -36,6 +36,7 @@ from dominion_proto import dominion_pb2 as pb
 
 from .convert import AnswerShapeError, answer_from_pb
 from .limits import ServiceError, short
+from .search_seats import SearchSeats
 from .table import Game, GameTable, abandoned_message, bot_seed
 from .writer import GroupWriter
 
@@ -85,8 +86,10 @@ class InFlight:
 
 
 class Answering:
-    def __init__(self, table: GameTable, writer: GroupWriter, stopping: asyncio.Event):
+    def __init__(self, table: GameTable, writer: GroupWriter, stopping: asyncio.Event,
+                 search_seats: SearchSeats):
         self.table = table
+        self.search_seats = search_seats   # answers for the server's bots
         self.writer = writer
         self.stopping = stopping
         self.in_flight = InFlight()
@@ -253,15 +256,15 @@ class Answering:
                 return
             seat = decision.player
             bot = game.bots[seat]
-            # A bot reads the log from where it stopped, to count the cards it owns.
-            seen = dominion.view(state, seat, log_from=bot.log_from)
-            try:
-                new = dominion.step(state, bot.answer(decision, seen), seat)
+            try:   # a search bot searches in `search_seats`' threads: the loop serves on
+                new = dominion.step(state, await self.search_seats.answer(bot, state, seat),
+                                    seat)
             except Exception:  # a faulty bot must not stop the game: answer at random instead
                 log.exception("bot %s in game %s failed; answering at random",
                               game.bot_names[seat], game.id)
                 fallback = dominion.bots.make_bot("random", bot_seed(state.config.seed, seat))
-                new = dominion.step(state, fallback.answer(decision, seen), seat)
+                new = dominion.step(state, fallback.answer(decision, dominion.view(state, seat)),
+                                    seat)
             await self.store_and_publish(game, new, seat)
 
 

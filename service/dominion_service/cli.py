@@ -45,6 +45,15 @@ def register(sub) -> None:
     p.add_argument("--tls-key", metavar="PEM", default=None,
                    help="the private key of --tls-cert")
     d = ServiceOptions()
+    p.add_argument("--search-playouts", type=int, default=d.search_playouts, metavar="N",
+                   help="playouts per decision of the search bot's seats (default: "
+                        f"{d.search_playouts})")
+    p.add_argument("--search-seconds", type=float, default=d.search_seconds, metavar="S",
+                   help="time limit per decision of a search bot; 0: none (default: "
+                        f"{d.search_seconds})")
+    p.add_argument("--max-search-seats", type=int, default=d.max_search_seats, metavar="N",
+                   help="search bots searching at once, each in a thread; the others wait "
+                        f"(default: {d.max_search_seats})")
     limits = [
         ("--max-games", "max_games", int, "N", "games in progress the server holds at most"),
         ("--max-games-per-client", "max_games_per_client", int, "N",
@@ -103,12 +112,14 @@ def serve_options(args):
     from .limits import ServiceOptions, TrustedProxies
 
     for name in ("max_games", "max_games_per_client", "max_creates_per_minute",
-                 "max_connections"):
+                 "max_connections", "search_playouts", "max_search_seats"):
         if getattr(args, name) < 1:
             raise ServeError(f"--{name.replace('_', '-')} must be at least 1")
     for name in ("idle_timeout", "stream_stall_timeout"):
         if not getattr(args, name) > 0:
             raise ServeError(f"--{name.replace('_', '-')} must be more than 0 seconds")
+    if not args.search_seconds >= 0:
+        raise ServeError("--search-seconds must be 0 (no limit) or more seconds")
     if not args.abandon_after >= 0:
         raise ServeError("--abandon-after must be 0 (never) or more seconds")
     try:
@@ -121,7 +132,8 @@ def serve_options(args):
         max_creates_per_minute=args.max_creates_per_minute,
         max_connections=args.max_connections, idle_timeout=args.idle_timeout,
         stream_stall_timeout=args.stream_stall_timeout, abandon_after=args.abandon_after,
-        trusted_proxies=tuple(args.trusted_proxies))
+        trusted_proxies=tuple(args.trusted_proxies), search_playouts=args.search_playouts,
+        search_seconds=args.search_seconds or None, max_search_seats=args.max_search_seats)
 
 
 def run_serve(args) -> int:

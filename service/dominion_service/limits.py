@@ -45,6 +45,11 @@ class ServiceOptions(NamedTuple):
     # Addresses (or networks, "10.0.0.0/8") of proxies whose forwarding headers name the
     # client (X-Forwarded-For, Forwarded); nobody's by default.
     trusted_proxies: tuple = ()
+    # The search bot's seats (`search_seats`): playouts per decision, a time limit per decision
+    # (None: none), and how many search at once (threads; the others queue).
+    search_playouts: int = 64
+    search_seconds: Optional[float] = 2.0
+    max_search_seats: int = 2
 
 
 class ServiceError(Exception):

@@ -20,11 +20,13 @@ class LocalServer:
 
     def __init__(self, storage: Optional[Storage] = None, host: str = "127.0.0.1", port: int = 0,
                  options: Optional[ServiceOptions] = None, web_port: Optional[int] = None,
-                 tls: Optional[tuple] = None):
+                 tls: Optional[tuple] = None, **settings):
         """An in-process server for one person's terminal game or a test: by default it
         accepts chosen seeds and has no practical game limits (``options``). ``web_port``
         (0: a free one) also opens the web door (Connect, gRPC-Web and the page). ``tls``:
-        (certificate file, key file) to serve both doors over TLS."""
+        (certificate file, key file) to serve both doors over TLS. Other keyword arguments
+        are `ServiceOptions` fields set on those options (``search_playouts=200``), so that a
+        client starting one need not import the service's types."""
         self.storage = storage if storage is not None else SqliteStorage(":memory:")
         self.host = host
         self.port = port
@@ -33,6 +35,7 @@ class LocalServer:
         self.options = options or ServiceOptions(
             allow_seed=True, max_games=10**6, max_games_per_client=10**6,
             max_creates_per_minute=10**6)
+        self.options = self.options._replace(**settings)
         self._ready = threading.Event()
         self._error: Optional[BaseException] = None
         self._loop: Optional[asyncio.AbstractEventLoop] = None

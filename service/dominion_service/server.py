@@ -37,6 +37,7 @@ from .limits import (DEFAULT_PAGE, MAX_NAME, MAX_PAGE, CreationLimits, ServiceEr
                      quote, short)
 from .logs import rate_limited
 from .storage import FinishedGame, SeatRecord, Storage, StoredGame
+from .search_seats import SearchSeats
 from .streams import PlayStream, Streams, Undecodable, check_from_event
 from .table import Game, GameTable, token_digest
 from .writer import GroupWriter
@@ -59,12 +60,14 @@ class DominionService(pb_grpc.DominionServiceServicer):
     def __init__(self, storage: Storage, options: ServiceOptions = ServiceOptions()):
         self.storage = storage
         self.options = options
-        self.table = GameTable()
+        self.search_seats = SearchSeats(options.search_playouts, options.search_seconds,
+                                        options.max_search_seats)
+        self.table = GameTable(self.search_seats.make_bot)
         self.limits = CreationLimits(options)
         self.writer = GroupWriter(storage)
         self.replays = replay.Replays()   # GetReplay's checkpoints of recent records
         self.stopping = asyncio.Event()   # set at shutdown: streams end UNAVAILABLE (retry)
-        self.answering = Answering(self.table, self.writer, self.stopping)
+        self.answering = Answering(self.table, self.writer, self.stopping, self.search_seats)
         self.streams = Streams(self._game, self.answering, self.stopping,
                                options.stream_stall_timeout)
         self.proxies = TrustedProxies(options.trusted_proxies)
@@ -127,6 +130,7 @@ class DominionService(pb_grpc.DominionServiceServicer):
         self.streams.wake_all(self.table.all_held())
 
     def close(self) -> None:
+        self.search_seats.close()
         self.writer.close()
 
     def client_address(self, context) -> str:
@@ -196,7 +200,9 @@ class DominionService(pb_grpc.DominionServiceServicer):
             for name, (sets, cards) in dominion.RECOMMENDED.items()])
 
     async def ListBots(self, request, context):
-        return pb.ListBotsResponse(bots=dominion.bots.bot_names())
+        names = dominion.bots.bot_names()
+        return pb.ListBotsResponse(bots=names, descriptions=[dominion.bots.bot_description(n)
+                                                             for n in names])
 
     # --- games --------------------------------------------------------------------------------
 
@@ -254,7 +260,8 @@ class DominionService(pb_grpc.DominionServiceServicer):
             raise ServiceError(grpc.StatusCode.UNAVAILABLE,
                                "the game could not be stored, so it was not created; try "
                                "again") from None
-        game = Game(game_id, state, seats, created, creator, time.monotonic())
+        game = Game(game_id, state, seats, created, creator, time.monotonic(),
+                    self.search_seats.make_bot)
         self.table.playing[game_id] = game
         async with game.lock:
             await self.answering.play_bots(game)

@@ -94,13 +94,13 @@ class Game:
     """A game being served: its current state, seats, bots, lock, and change signal."""
 
     def __init__(self, game_id: str, state: dominion.State, seats: tuple, created: float,
-                 creator: str = "", now: float = 0.0):
+                 creator: str = "", now: float = 0.0, make_bot=dominion.bots.make_bot):
         self.id = game_id
         self.creator = creator                             # the creating client's address
         self.state = state
         self.seats = seats                                 # SeatRecord per seat
         self.bot_names = tuple(s.bot for s in seats)
-        self.bots = {seat: dominion.bots.make_bot(s.bot, bot_seed(state.config.seed, seat))
+        self.bots = {seat: make_bot(s.bot, bot_seed(state.config.seed, seat))
                      for seat, s in enumerate(seats) if s.bot}
         self.created = created
         self.lock = GameLock()
@@ -134,7 +134,8 @@ class GameTable:
     (``finished``: a summary; a few recent ones as states, the rest read again when asked
     for), and stored games that cannot be served (``broken``: why)."""
 
-    def __init__(self):
+    def __init__(self, make_bot=dominion.bots.make_bot):
+        self.make_bot = make_bot   # a seat's bot by name (the server's search budget in it)
         self.playing: dict[str, Game] = {}
         self.finished: dict[str, FinishedGame] = {}
         self.recent: "OrderedDict[str, Game]" = OrderedDict()   # least recently used first
@@ -147,7 +148,8 @@ class GameTable:
             return None
         try:
             state = dominion.replay((g.config, g.answers))
-            game = Game(g.game_id, state, g.seats, g.created, g.creator, time.monotonic())
+            game = Game(g.game_id, state, g.seats, g.created, g.creator, time.monotonic(),
+                        self.make_bot)
             game.abandoned = g.abandoned
             return game
         except Exception as e:  # a record this engine cannot replay, a bot it does not have

@@ -97,3 +97,43 @@ def test_a_sample_keeps_the_card_harbinger_may_take_from_the_discard_pile():
 def test_determinize_refuses_a_bad_seat_or_seed(bad):
     with pytest.raises(dominion.InvalidConfigError):
         dominion.determinize(dominion.new_game(seed=1), *bad)
+
+
+@settings(max_examples=property_examples(25), **SLOW)
+@given(game_specs())
+def test_a_sample_carries_nothing_the_player_may_not_see(spec):
+    """The sample's log is the player's view of the log (another seat's private draws, passes
+    and topdecks removed), other seats' answers are gone, and two states the player cannot
+    tell apart (the real one and a sample) give the same sample for the same seed at the
+    player's own turn, where no work in progress pins a card."""
+    game = random_trajectory(spec)
+    rng = random.Random(spec.answer_seed)
+    for i in range(0, len(game.states), max(1, len(game.states) // 10)):
+        state = game.states[i]
+        d = dominion.pending(state)
+        if d is None:
+            continue
+        player = d.player
+        sample = dominion.determinize(state, player, rng.randrange(2 ** 64))
+        for event in sample.log:   # a hidden pass names the card the sample drew, no secret:
+            # the identity below shows it depends only on what the player knows
+            assert event.seen_by is None or player in event.seen_by or not event.cards \
+                or event.kind == "pass", (spec, i, event)
+        assert len(sample.answers) == len(state.answers)
+        assert all(a is None for seat, a in sample.answers if seat != player)
+        if d.kind == dominion.TURN:
+            seed = rng.randrange(2 ** 64)
+            assert dominion.determinize(sample, player, seed) == \
+                dominion.determinize(state, player, seed), (spec, i)
+
+
+def test_a_buy_phase_pins_no_card_of_a_hidden_zone():
+    """The Buy phase offers every pile, so its question names Copper, Silver, Estate...: none
+    of them may keep its real place in another seat's hand or the player's own deck."""
+    state = dominion.new_game(players=2, seed=3)
+    while dominion.pending(state).purpose != "buy_phase" or dominion.pending(state).player != 0:
+        d = dominion.pending(state)
+        state = dominion.step(state, d.moves[-1])
+    hands = {dominion.determinize(state, 0, seed).players[1].hand for seed in range(40)}
+    decks = {dominion.determinize(state, 0, seed).players[0].deck[-1] for seed in range(40)}
+    assert len(hands) > 5 and decks == {"Copper", "Estate"}

@@ -90,10 +90,12 @@ def test_a_curse_passed_face_down_moves_no_vp_a_third_seat_or_spectator_sees():
     assert vp[1] == [6, -1, 1]           # Bob: the Curse came, the Estate is still Cid's
     assert vp[2] == [6, 0, 0]            # Cid: his Estate went to Ann; the Curse is Ann's
     assert [vp[seat][seat] for seat in range(3)] == list(true)
-    # Cid's samples trade the Curse for one of Ann's hidden cards (her Duchies in the deck):
-    # the samples' true scores are not the game's, Cid's view is.
+    # Cid's samples draw the card Ann passed from her hidden cards with the Curse among them
+    # (the Curse, or one of her Duchies in the deck, ...): the samples' true scores differ from
+    # the game's and from each other, Cid's view does not.
     samples = [dominion.determinize(s, 2, seed) for seed in range(20)]
-    assert {dominion.score(sample) for sample in samples} == {(3, 3, 0)}
+    scores = {dominion.score(sample) for sample in samples}
+    assert (3, 3, 0) in scores and len(scores) > 1
     assert all(dominion.view(sample, 2, log_from=0) == dominion.view(s, 2, log_from=0)
                for sample in samples)
 

@@ -814,3 +814,26 @@ def test_axe_finds_no_serious_or_critical_violation_on_any_screen(server, page, 
     page.locator("#watch-replay").click()
     expect(page.locator("#replay-where")).to_contain_text("Step 0 of")
     assert axe_violations(page) == [], "replay viewer"
+def test_the_lobby_offers_the_search_bot_and_it_plays_its_seat(browser):
+    """The lobby lists the server's bots from ListBots: the search bot is among them, and a
+    game against it is played (its seat searched its buys) while the page answers."""
+    from dominion_service import ServiceOptions
+    options = ServiceOptions(search_playouts=4, search_seconds=None)
+    with LocalServer(SqliteStorage(":memory:"), web_port=0, options=options) as server:
+        context = browser.new_context(viewport={"width": 1400, "height": 900})
+        page = context.new_page()
+        page.goto(server.web_url)
+        page.locator("#seat-count").select_option("2")
+        page.locator("#seat-1").select_option("search")
+        page.locator("#kingdom-kind").select_option("preset")
+        page.locator("#kingdom-preset").select_option("First Game")
+        page.locator("#create-game").click()
+        expect(page.locator("#status")).to_contain_text("You are Player 1")
+        (game,) = server.service.games.values()
+        answers = 0
+        while game.bots[1].searched < 2:
+            assert wait_for_question(page) != "over"
+            answer_simply(page, wait_for_question(page))
+            answers += 1
+            assert answers < 300, "the search bot never searched"
+        context.close()

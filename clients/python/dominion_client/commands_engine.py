@@ -110,7 +110,7 @@ def bot_arg(text: str) -> str:
 
 
 def _bot_list(text: str) -> list:
-    bots = [b.strip() for b in text.split(",") if b.strip()]
+    bots = dominion.bots.split_bot_list(text)
     for b in bots:
         try:
             dominion.bots.make_bot(b)

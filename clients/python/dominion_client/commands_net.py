@@ -58,6 +58,11 @@ def register(sub) -> None:
 
 
 def run_bot(args) -> int:
+    if dominion.bots.is_search_spec(args.bot):
+        print("dominion bot: the search bot needs the game's state, which a client over the "
+              "network never sees; make it a server-side seat (CreateGame with bot \"search\") "
+              "or use dominion play / dominion simulate", file=sys.stderr)
+        return 2
     try:
         seats = bot_seats(args.game, args.token)
     except ValueError as e:
@@ -182,6 +187,17 @@ def run_play(args) -> int:
 
     bots = args.bots
     builtin = set(dominion.bots.bot_names())
+    searches = sorted({b for b in bots if dominion.bots.is_search_spec(b)})
+    options = dominion.bots.search_options(searches[0]) if searches else {}
+    if len(searches) > 1 or set(options) - {"playouts", "time_limit"}:
+        print("dominion play: the search bots of one game share one budget: give one "
+              "search:playouts=N,time=S (other options are for dominion simulate)",
+              file=sys.stderr)
+        return 2
+    bots = ["search" if b in searches else b for b in bots]
+    budget = {name: options[key] for key, name in (("playouts", "search_playouts"),
+                                                  ("time_limit", "search_seconds"))
+              if key in options}
     labels = [dominion.bots.bot_label(b) for b in bots]
     names = [args.name] + [f"{label} {i}" for i, label in enumerate(labels, 1)]
     try:
@@ -197,7 +213,7 @@ def run_play(args) -> int:
         print("dominion play: it runs a game server in this process, and the service "
               "(dominion_service) is not installed", file=sys.stderr)
         return 2
-    with LocalServer() as server, connect(server.target) as client:
+    with LocalServer(**budget) as server, connect(server.target) as client:
         try:
             game = client.create_game(
                 names, bots={i: b for i, b in enumerate(bots, 1) if b in builtin},

@@ -90,10 +90,12 @@ class ListBotsRequest(_message.Message):
     def __init__(self) -> None: ...
 
 class ListBotsResponse(_message.Message):
-    __slots__ = ("bots",)
+    __slots__ = ("bots", "descriptions")
     BOTS_FIELD_NUMBER: _ClassVar[int]
+    DESCRIPTIONS_FIELD_NUMBER: _ClassVar[int]
     bots: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, bots: _Optional[_Iterable[str]] = ...) -> None: ...
+    descriptions: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, bots: _Optional[_Iterable[str]] = ..., descriptions: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class SeatSpec(_message.Message):
     __slots__ = ("name", "bot")

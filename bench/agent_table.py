@@ -1,0 +1,221 @@
+"""The agent table: the search bot against the scripted bots, 2 and 4 players, written into the
+README with the date, the budget and the command.
+
+2 players: the search bot against big-money-ultimate, witch-big-money, double-witch
+(bench/strategies/double-witch.toml: two Witches, then money) and the best built-in for each
+Kingdom (`dominion.bots.best_strategy_for`, also the search bot's own rollout strategy), on
+recommended Kingdoms and random Kingdoms of all four sets (a Kingdom without a Witch gets one,
+in place of its last card, against the Witch bots). Every Kingdom is played from both seats
+(seats rotate within a pair of games sharing one seed). 4 players: one search bot against
+three copies of the best built-in. Win share counts a shared win as 1/k of a win (a 2-player
+tie is half); intervals are Wilson 95% intervals. Time per decision is the search bot's, at
+every decision it answers (searched or not), on one core per game.
+
+    .venv/bin/python bench/agent_table.py                       # the README's table (< 1 hour)
+    .venv/bin/python bench/agent_table.py --games 20 --games4 8 # a quick look, not written
+    .venv/bin/python bench/agent_table.py --rank                # the rollout preference order
+"""
+from __future__ import annotations
+
+import argparse
+import datetime
+import multiprocessing
+import re
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import dominion  # noqa: E402
+from dominion.bots import (SearchBot, best_strategy_for, builtin_strategies,  # noqa: E402
+                           make_bot)
+from dominion.bots.search import DEFAULT_CANDIDATES  # noqa: E402
+from dominion.game import play_out  # noqa: E402
+from dominion.simulate import game_seed, simulate, wilson  # noqa: E402
+
+DOUBLE_WITCH = str(ROOT / "bench" / "strategies" / "double-witch.toml")
+OPPONENTS = ("big-money-ultimate", "witch-big-money", DOUBLE_WITCH, "best")
+RECOMMENDED_KINGDOMS = ("First Game", "Size Distortion", "Silver & Gold", "Interaction",
+                        "Best Wishes", "The Plot Thickens", "Underlings", "Hand Madness")
+RANDOM_KINGDOMS = 8
+README = ROOT / "README.md"
+BEGIN, END = "<!-- agent-table: begin -->", "<!-- agent-table: end -->"
+
+
+def label(spec: str) -> str:
+    return "double-witch" if spec == DOUBLE_WITCH else spec
+
+
+def kingdoms(seed: int) -> list:
+    """The recommended Kingdoms, then random ones from all four sets (drawn with ``seed``)."""
+    out = [dominion.RECOMMENDED[name][1] for name in RECOMMENDED_KINGDOMS]
+    for i in range(RANDOM_KINGDOMS):
+        out.append(dominion.make_config(2, "random", None, game_seed(seed, i, 1)).kingdom)
+    return out
+
+
+def with_witch(kingdom: tuple) -> tuple:
+    return kingdom if "Witch" in kingdom else tuple(kingdom[:9]) + ("Witch",)
+
+
+def play_one(job) -> dict:
+    """One game: ``job`` = (bot specs per seat, Kingdom, seed, search budget). Returns the search
+    seat's win share and its seconds per decision."""
+    specs, kingdom, seed, playouts = job
+    n = len(specs)
+    state = dominion.new_game(players=n, kingdom=list(kingdom), seed=seed, first_player=0)
+    bots = []
+    for seat, spec in enumerate(specs):
+        bot_seed = (seed * 31 + seat + 1) % 2 ** 64
+        bots.append(SearchBot(bot_seed, playouts=playouts) if spec == "search"
+                    else make_bot(spec, bot_seed))
+    times: list = []
+    search_seat = specs.index("search")
+    search = bots[search_seat]
+    original = search.answer_state
+
+    def timed(state):
+        started = time.perf_counter()
+        answer = original(state)
+        times.append(time.perf_counter() - started)
+        return answer
+    search.answer_state = timed
+    cheap = [spec != "search" for spec in specs]
+    state, pending = play_out(state, bots, cheap, dominion.step, 20_000)
+    if pending is not None:
+        raise RuntimeError(f"game {seed} did not end")
+    won = dominion.winners(state)
+    share = 1.0 / len(won) if search_seat in won else 0.0
+    return {"share": share, "times": times}
+
+
+def jobs_2p(opponent: str, games: int, seed: int, kingdom_list: list) -> list:
+    """``games`` games (rounded up to pairs) spread over the Kingdoms, each pair one seed with
+    the search bot in seat 0, then in seat 1."""
+    jobs = []
+    pairs = (games + 1) // 2
+    for p in range(pairs):
+        kingdom = kingdom_list[p % len(kingdom_list)]
+        if opponent in ("witch-big-money", DOUBLE_WITCH):
+            kingdom = with_witch(kingdom)
+        other = best_strategy_for(kingdom) if opponent == "best" else opponent
+        s = game_seed(seed, p, 1)
+        jobs.append((("search", other), kingdom, s))
+        jobs.append(((other, "search"), kingdom, s))
+    return jobs
+
+
+def jobs_4p(games: int, seed: int, kingdom_list: list) -> list:
+    jobs = []
+    for g in range(games):
+        kingdom = kingdom_list[(g // 4) % len(kingdom_list)]
+        best = best_strategy_for(kingdom)
+        specs = [best] * 4
+        specs[g % 4] = "search"
+        jobs.append((tuple(specs), kingdom, game_seed(seed ^ 0x4, g // 4, 1)))
+    return jobs
+
+
+def run_rows(groups: list, playouts: int, workers: int) -> list:
+    """Play every group's games on ``workers`` processes; one row per group, each printed as
+    it is done (a long run shows its rows as it goes)."""
+    rows = []
+    with multiprocessing.get_context("fork").Pool(workers) as pool:
+        for name, jobs in groups:
+            mine = pool.map(play_one, [job + (playouts,) for job in jobs], chunksize=1)
+            share = sum(r["share"] for r in mine)
+            times = [t for r in mine for t in r["times"]]
+            lo, hi = wilson(share, len(mine))
+            rows.append({"opponent": name, "games": len(mine), "share": share / len(mine),
+                         "lo": lo, "hi": hi, "median": statistics.median(times),
+                         "worst": max(times)})
+            print(f"{name}: {rows[-1]}", file=sys.stderr, flush=True)
+    return rows
+
+
+def table(rows2: list, rows4: list, args, seconds: float) -> str:
+    today = datetime.date.today().isoformat()
+    lines = [
+        f"Measured {today} by `python bench/agent_table.py --games {args.games} --games4 "
+        f"{args.games4} --playouts {args.playouts}` in {seconds / 60:.0f} minutes on "
+        f"{args.workers} busy cores (the compiled engine). Budget: {args.playouts} playouts "
+        f"per searched decision (its buys), {DEFAULT_CANDIDATES} candidates, rollouts to the "
+        "end with the Kingdom's best built-in; "
+        f"{len(RECOMMENDED_KINGDOMS)} recommended and {RANDOM_KINGDOMS} random Kingdoms, each "
+        "from both seats. Win share counts a shared win as 1/k; 95% Wilson intervals; time per "
+        "decision over every decision the search bot answered.",
+        "",
+        "| players | search bot against | games | win share | 95% interval | median s/decision "
+        "| worst s/decision |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for players, rows in ((2, rows2), (4, rows4)):
+        for r in rows:
+            lines.append(f"| {players} | {r['opponent']} | {r['games']} | {r['share']:.1%} | "
+                         f"{r['lo']:.1%} to {r['hi']:.1%} | {r['median']:.3f} | "
+                         f"{r['worst']:.2f} |")
+    return "\n".join(lines)
+
+
+def write_readme(text: str) -> None:
+    readme = README.read_text()
+    block = f"{BEGIN}\n{text}\n{END}"
+    if BEGIN in readme:
+        readme = re.sub(re.escape(BEGIN) + ".*?" + re.escape(END), lambda m: block, readme,
+                        flags=re.S)
+    else:
+        raise SystemExit(f"README.md has no {BEGIN} ... {END} block to write the table into")
+    README.write_text(readme)
+
+
+def rank(games: int, workers: int) -> None:
+    """Each built-in strategy against big-money-ultimate on its default Kingdom: the order of
+    `dominion.bots.search.ROLLOUT_PREFERENCE`."""
+    rates = []
+    for name in builtin_strategies():
+        if name == "big-money-ultimate":
+            continue
+        s = simulate([name, "big-money-ultimate"], games, seed=1, workers=workers)
+        b = s["bots"][0]
+        rates.append((b["win_rate"] + s["ties"] / s["games"] / 2, name))
+    for rate, name in sorted(rates, reverse=True):
+        print(f"{name:28} {rate:.3f}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=200, help="games per 2-player pairing")
+    parser.add_argument("--games4", type=int, default=80, help="4-player games")
+    parser.add_argument("--playouts", type=int, default=64)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--opponents", default=",".join(label(o) for o in OPPONENTS),
+                        help="the 2-player pairings to play (default: all: %(default)s)")
+    parser.add_argument("--write", action="store_true", help="write the table into README.md")
+    parser.add_argument("--rank", action="store_true",
+                        help="measure the rollout preference order instead")
+    args = parser.parse_args()
+    if args.rank:
+        rank(2000, args.workers)
+        return
+    started = time.perf_counter()
+    kingdom_list = kingdoms(args.seed)
+    wanted = [o.strip() for o in args.opponents.split(",") if o.strip()]
+    groups = [(label(o) if o != "best" else "best built-in for the Kingdom",
+               jobs_2p(o, args.games, args.seed, kingdom_list))
+              for o in OPPONENTS if label(o) in wanted]
+    rows2 = run_rows(groups, args.playouts, args.workers) if groups else []
+    rows4 = run_rows([("3 x best built-in for the Kingdom",
+                       jobs_4p(args.games4, args.seed, kingdom_list))], args.playouts,
+                     args.workers) if args.games4 else []
+    text = table(rows2, rows4, args, time.perf_counter() - started)
+    print(text)
+    if args.write:
+        write_readme(text)
+
+
+if __name__ == "__main__":
+    main()

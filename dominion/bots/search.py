@@ -1,0 +1,242 @@
+"""A bot that searches: determinized sampling with sequential halving over the few best answers.
+
+At each of its buys the bot asks its rollout strategy (a built-in chosen for the Kingdom, or a
+strategy file) what it would buy: that answer is the *default*. It then takes a few other
+candidates (the dearest cards it can buy, and buying nothing), draws samples of the hidden cards
+from its own seat's point of view (`dominion.determinize`), and plays each candidate forward on
+the same samples (common random numbers: the candidates meet the same shuffles), every seat
+played by the rollout strategy. Sequential halving spends the budget on the candidates that
+stay in front; the default is never dropped, and it is kept unless the best other candidate
+beats it on the same samples by a clear margin (two standard errors of the paired difference,
+and at least ``margin`` of win share). Every other decision (Action plays, attacks, reactions,
+gains, trashes...) is answered by the rollout strategy itself: the documented default policy of
+`dominion.bots.policy`.
+
+Fairness: the bot reads the game only through samples made by `dominion.determinize` for its
+own seat and through its seat's `view`, so its answer is a function of what the seat has seen,
+its parameters and its seed: two states that the seat cannot tell apart get the same answer.
+Reproducibility: with a budget of playouts (no ``time_limit``) and a seed, a game is exactly
+reproducible; with a time limit it depends on the machine's speed, and is not.
+
+Unlike the other bots it needs the game's state (``reads_state``): it runs where the state is
+(`dominion.simulate`, the server's bot seats, ``dominion play``), not as a client over the
+network (``dominion bot``), which sees only views.
+"""
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Optional
+
+from ..card import CARDS
+from ..determinize import Determinizer
+from ..game import step, winners
+from ..views import Observation, play_out
+from ..state import BUY, END_PHASE, TURN, Move
+from .strategy import StrategyBot
+
+# The built-in strategies a search bot rolls out with, best first: the first whose Kingdom cards
+# are all in the game is chosen ("auto"). The order is each one's win rate against
+# big-money-ultimate on its default Kingdom (2,000 games each, `python bench/agent_table.py
+# --rank`): witch 0.96, torturer 0.83, militia 0.77, smithy 0.73, courtyard 0.72, council-room
+# 0.70, nobles 0.67, laboratory 0.59; masquerade (0.46) is weaker than big-money-ultimate.
+ROLLOUT_PREFERENCE = ("witch-big-money", "torturer-big-money", "militia-big-money",
+                      "smithy-big-money", "courtyard-big-money", "council-room-big-money",
+                      "nobles-big-money", "laboratory-big-money", "big-money-ultimate")
+AUTO = "auto"
+
+DEFAULT_PLAYOUTS = 96      # playouts per searched decision
+DEFAULT_CANDIDATES = 5     # answers compared at a buy, the default one included
+DEFAULT_MARGIN = 0.05      # win share a candidate must gain over the default to replace it
+DEFAULT_CONFIDENCE = 2.0   # ... and by this many standard errors of the paired difference
+MAX_ROLLOUT_DECISIONS = 4000   # a rollout still running after this many answers is scored as is
+_MASK = (1 << 64) - 1
+
+
+def _strategy(name: str):
+    from .. import bots   # the package's resolver (it imports this module: looked up late)
+    return bots.strategy(name)
+
+
+def best_strategy_for(kingdom) -> str:
+    """The strongest built-in strategy whose Kingdom cards are all in ``kingdom`` (see
+    `ROLLOUT_PREFERENCE`); big-money-ultimate when none fits."""
+    in_game = set(kingdom)
+    for name in ROLLOUT_PREFERENCE:
+        if all(c in in_game for c in _strategy(name).kingdom_cards):
+            return name
+    return ROLLOUT_PREFERENCE[-1]
+
+
+def _mix(x: int) -> int:
+    """splitmix64's finalizer: independent-looking 64-bit seeds from related integers."""
+    x = (x + 0x9E3779B97F4A7C15) & _MASK
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _MASK
+    return x ^ (x >> 31)
+
+
+class SearchBot:
+    """The search bot (see the module's docstring). ``SearchBot(seed)`` with the defaults;
+    ``playouts`` per searched decision, ``candidates`` compared at a buy, ``rollout`` a
+    built-in strategy's name, a strategy file's path or ``"auto"`` (the best built-in for the
+    Kingdom), ``time_limit`` seconds per decision (optional; games are then not reproducible),
+    ``horizon`` turns a rollout plays before it is scored by victory points (None: to the end);
+    another buy replaces the default when it wins ``margin`` more win share on the same samples
+    and ``confidence`` standard errors of the paired difference.
+    """
+    name = "search"
+    log_from = None      # it reads no log through views: its seat's view comes with the state
+    reads_state = True   # callers give it the state: `answer_state(state)`
+    kingdom_cards: tuple = ()
+
+    def __init__(self, seed: int = 0, playouts: int = DEFAULT_PLAYOUTS,
+                 candidates: int = DEFAULT_CANDIDATES, rollout: str = AUTO,
+                 time_limit: Optional[float] = None, horizon: Optional[int] = None,
+                 margin: float = DEFAULT_MARGIN, confidence: float = DEFAULT_CONFIDENCE):
+        if type(playouts) is not int or playouts < 1:
+            raise ValueError(f"playouts must be an integer >= 1, not {playouts!r}")
+        if type(candidates) is not int or candidates < 1:
+            raise ValueError(f"candidates must be an integer >= 1, not {candidates!r}")
+        if time_limit is not None and not (isinstance(time_limit, (int, float))
+                                           and time_limit > 0):
+            raise ValueError(f"time_limit must be a number of seconds > 0, not {time_limit!r}")
+        if horizon is not None and (type(horizon) is not int or horizon < 1):
+            raise ValueError(f"horizon must be a number of turns >= 1, not {horizon!r}")
+        if rollout != AUTO:
+            _strategy(rollout)   # an unknown strategy fails now, not at the first decision
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.playouts = playouts
+        self.candidates = candidates
+        self.rollout = rollout
+        self.time_limit = time_limit
+        self.horizon = horizon
+        self.margin = margin
+        self.confidence = confidence
+        self.policy: Optional[StrategyBot] = None   # the rollout strategy, for this seat
+        self.searched = 0     # decisions searched, and playouts spent (for reports)
+        self.spent = 0
+
+    def answer(self, decision, view):
+        """The view-only protocol of the other bots cannot be searched from."""
+        raise ValueError("the search bot needs the game's state (answer_state); it plays where "
+                         "the state is: dominion simulate, dominion play, a server's bot seat")
+
+    # -- the entry point -----------------------------------------------------------------------
+
+    def answer_state(self, state):
+        """The answer to ``state``'s pending decision, for the seat it asks. Reads the state
+        only through that seat's view and `determinize` samples for that seat."""
+        decision = state.stack[-1][1]
+        seat = decision.player
+        policy = self.policy
+        if policy is None:
+            name = best_strategy_for(state.config.kingdom) if self.rollout == AUTO \
+                else self.rollout
+            policy = self.policy = StrategyBot(_strategy(name), self.rng.getrandbits(64))
+        default = policy.answer(decision, Observation(state, seat, policy.log_from))
+        if decision.kind != TURN or decision.purpose != "buy_phase":
+            return default
+        candidates = self._candidates(decision, default)
+        if len(candidates) < 2:
+            return default
+        return self._search(Determinizer(state, seat), seat, candidates, policy)
+
+    def _candidates(self, decision, default) -> list:
+        """The default answer first, then other buys in `_buy_rank` order (Province, Duchy,
+        Gold, the dearest Kingdom cards...), and buying nothing last, ``candidates`` in all."""
+        buys = sorted((m for m in decision.moves if m.verb == BUY and m != default
+                       and m.card not in ("Copper", "Curse")), key=lambda m: _buy_rank(m.card))
+        end = Move(END_PHASE)
+        with_end = default != end and any(m == end for m in decision.moves)
+        room = max(0, self.candidates - 1 - with_end)
+        return [default] + buys[:room] + ([end] if with_end and self.candidates > 1 else [])
+
+    # -- the search ------------------------------------------------------------------------------
+
+    def _search(self, determinizer, seat: int, candidates: list, policy: StrategyBot):
+        """Sequential halving over ``candidates`` (the default first) on shared samples; the
+        default unless another beats it clearly."""
+        decision_seed = self.rng.getrandbits(64)
+        deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
+        known = policy.known
+        k = len(candidates)
+        rounds = max(1, math.ceil(math.log2(k)))
+        per_round = max(k, self.playouts // rounds)
+        values: list = [[] for _ in candidates]
+        alive = list(range(k))
+        samples = 0
+        self.searched += 1
+        for _ in range(rounds):
+            for _ in range(max(1, per_round // len(alive))):
+                sample_seed = _mix(decision_seed + samples)
+                sample = determinizer.sample(sample_seed)
+                for i in alive:
+                    values[i].append(self._playout(
+                        sample, seat, candidates[i], sample_seed, policy, known))
+                samples += 1
+                if deadline is not None and time.perf_counter() > deadline:
+                    break
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+            if len(alive) > 2:   # keep the better half; the default always stays
+                ranked = sorted(alive, key=lambda i: (-_mean(values[i]), i))
+                keep = ranked[:max(2, (len(alive) + 1) // 2)]
+                if 0 not in keep:
+                    keep[-1] = 0
+                alive = sorted(keep)
+        self.spent += sum(len(v) for v in values)
+        challengers = [i for i in alive if i != 0]
+        if not challengers or samples < 2:
+            return candidates[0]
+        best = max(challengers, key=lambda i: (_mean(values[i]), -i))
+        diffs = [a - b for a, b in zip(values[best], values[0])]
+        gain = _mean(diffs)
+        spread = math.sqrt(sum((d - gain) ** 2 for d in diffs) / (len(diffs) - 1))
+        if gain > self.margin and gain > self.confidence * spread / math.sqrt(len(diffs)):
+            return candidates[best]
+        return candidates[0]
+
+    def _playout(self, sample, seat: int, move, sample_seed: int, policy: StrategyBot,
+                 known) -> float:
+        """``seat``'s share of the win after answering ``move`` on ``sample``, every seat then
+        played by the rollout strategy (seeded by the sample: every candidate meets the same
+        rollout bots); a rollout cut by the horizon is scored by its victory points."""
+        state = step(sample, move)
+        n = len(state.players)
+        bots = [policy.fork(_mix(sample_seed ^ (q + 1)), known) for q in range(n)]
+        cheap = [True] * n
+        if self.horizon is None:
+            state, _ = play_out(state, bots, cheap, step, MAX_ROLLOUT_DECISIONS)
+        else:
+            last_turn = state.turn + self.horizon
+            while state.stack and state.turn < last_turn:
+                state, _ = play_out(state, bots, cheap, step, 64)
+        if not state.stack:
+            won = winners(state)
+            return 1.0 / len(won) if seat in won else 0.0
+        return _score_share(state.vp, seat)
+
+
+def _buy_rank(name: str) -> tuple:
+    """The order in which other buys are tried: the Victory cards that end games and the best
+    Treasure first, then by cost (Estate and Silver, the cheap fallbacks, last)."""
+    first = {"Province": 0, "Duchy": 1, "Gold": 2}.get(name)
+    if first is not None:
+        return (first, 0, name)
+    if name in ("Estate", "Silver"):
+        return (4, -CARDS[name].cost, name)
+    return (3, -CARDS[name].cost, name)
+
+
+def _score_share(vp: tuple, seat: int) -> float:
+    """A rollout cut short: the seat's chance as its victory-point lead makes it (a logistic in
+    the lead over the best other seat, 1/2 when level)."""
+    lead = vp[seat] - max(v for i, v in enumerate(vp) if i != seat)
+    return 1.0 / (1.0 + math.exp(-lead / 4.0))
+
+
+def _mean(values: list) -> float:
+    return sum(values) / len(values) if values else 0.0

@@ -1,0 +1,90 @@
+"""The search bot: fair (its answer is a function of what its seat may know), reproducible with a
+budget and a seed, legal at every decision of every card at 2 to 6 players, and a bot like the
+others wherever a bot is named."""
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+import dominion
+from dominion.bots import (SearchBot, best_strategy_for, make_bot, search_options,
+                           split_bot_list)
+from dominion.simulate import simulate
+from tests.support import game_specs, property_examples, random_trajectory
+
+SLOW = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow])
+CHEAP = dict(playouts=6, candidates=3, horizon=3)   # a few short playouts: tests stay fast
+
+
+@settings(max_examples=property_examples(15), **SLOW)
+@given(game_specs())
+def test_two_states_the_seat_cannot_tell_apart_get_the_same_answer(spec):
+    """The real state and a `determinize` sample for the deciding seat (every card hidden from
+    it dealt anew, the log as it sees it) get the same answer from the same bot."""
+    game = random_trajectory(spec)
+    rng = random.Random(spec.answer_seed)
+    checked = 0
+    for state in game.states[::max(1, len(game.states) // 8)]:
+        d = dominion.pending(state)
+        if d is None:
+            continue
+        sample = dominion.determinize(state, d.player, rng.randrange(2 ** 64))
+        real = SearchBot(11, **CHEAP).answer_state(state)
+        seen = SearchBot(11, **CHEAP).answer_state(sample)
+        assert real == seen, (spec, d)
+        checked += 1
+    assert checked
+
+
+def test_a_buy_is_searched_and_the_same_seed_gives_the_same_game():
+    kwargs = dict(kingdom="First Game", seed=5, workers=1, keep_results=True)
+    bots = ["search:playouts=8,candidates=3", "big-money-ultimate"]
+    first = simulate(bots, 2, on_record=lambda line: None, **kwargs)
+    again = simulate(bots, 2, on_record=lambda line: None, **kwargs)
+    assert first["errors"] == 0
+    assert [r["scores"] for r in first["results"]] == [r["scores"] for r in again["results"]]
+    records = [r.get("record") for r in first["results"]]
+    assert records == [r.get("record") for r in again["results"]]
+    bot = SearchBot(3, playouts=8)
+    state = dominion.new_game(players=2, kingdom="First Game", seed=2, first_player=0)
+    state, _ = dominion.views.play_out(state, [bot, make_bot("big-money", 1)], [False, True],
+                                      dominion.step, 400)
+    assert bot.searched > 10 and bot.spent >= 8 * bot.searched
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_it_answers_every_decision_of_every_set(players):
+    """Random Kingdoms from all four sets; the other seats play at random, so that every card's
+    questions come to the search bot's seat too."""
+    summary = simulate(["search:playouts=3,candidates=2,horizon=2"] + ["random"] * (players - 1),
+                       players, kingdom="random", seed=players, workers=1)
+    assert summary["errors"] == 0, summary["failed"]
+
+
+def test_the_rollout_strategy_is_the_best_built_in_for_the_kingdom():
+    assert best_strategy_for(dominion.RECOMMENDED["First Game"][1]) == "militia-big-money"
+    assert best_strategy_for(("Witch", "Militia") + ("Cellar",) * 8) == "witch-big-money"
+    assert best_strategy_for(("Cellar", "Chapel")) == "big-money-ultimate"
+
+
+def test_options_are_read_from_the_name_and_bad_ones_refused():
+    assert search_options("search:playouts=50, rollout=big-money,time=0.5") == dict(
+        playouts=50, rollout="big-money", time_limit=0.5)
+    bot = make_bot("search:playouts=7,candidates=2", seed=1)
+    assert (bot.playouts, bot.candidates) == (7, 2)
+    for bad in ("search:playouts=x", "search:speed=1", "search:playouts", "search:playouts=0",
+                "search:rollout=no-such-bot", "search:time=-1"):
+        with pytest.raises(ValueError):
+            make_bot(bad)
+
+
+def test_a_list_of_bots_keeps_a_search_bots_options():
+    assert split_bot_list("search:playouts=200, time=1,big-money,search") == [
+        "search:playouts=200,time=1", "big-money", "search"]
+
+
+def test_a_view_alone_is_refused_with_a_reason():
+    state = dominion.new_game(seed=1)
+    d = dominion.pending(state)
+    with pytest.raises(ValueError, match="state"):
+        SearchBot(1).answer(d, dominion.view(state, d.player))
