@@ -814,6 +814,8 @@ def test_axe_finds_no_serious_or_critical_violation_on_any_screen(server, page, 
     page.locator("#watch-replay").click()
     expect(page.locator("#replay-where")).to_contain_text("Step 0 of")
     assert axe_violations(page) == [], "replay viewer"
+
+
 def test_the_lobby_offers_the_search_bot_and_it_plays_its_seat(browser):
     """The lobby lists the server's bots from ListBots: the search bot is among them, and a
     game against it is played (its seat searched its buys) while the page answers."""

@@ -286,7 +286,10 @@ def _public_lines(s, v) -> list:
 
 
 def _answer_words(answer) -> str:
-    """"buy Gold", "end_phase", "[Copper, Estate]"."""
+    """"buy Gold", "end_phase", "[Copper, Estate]"; "?" for an answer a resampled state does
+    not know (`dominion.determinize` keeps only the resampling seat's own answers)."""
+    if answer is None:
+        return "?"
     if isinstance(answer, dominion.Move):
         return str(answer)
     return "[" + ", ".join(answer) + "]"
