@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import dominion  # noqa: E402
 from dominion.bots import SearchBot, StrategyBot, best_strategy_for, strategy  # noqa: E402
 from dominion.determinize import Determinizer  # noqa: E402
-from dominion.game import Observation  # noqa: E402
+from dominion.views import Observation  # noqa: E402
 
 KINGDOMS = ("First Game", "Big Money", "Best Wishes", "Underlings")
 

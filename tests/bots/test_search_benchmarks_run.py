@@ -1,0 +1,22 @@
+"""The search bot's benchmarks run (their figures are the README's; a benchmark that no longer
+starts would leave them unrepeatable): each, at a tiny size, prints what it measures."""
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.parametrize("script, args, printed", [
+    ("agent_table.py", ["--games", "2", "--games4", "4", "--playouts", "2",
+                        "--opponents", "double-witch"], "| 4 | 3 x best built-in"),
+    ("playouts.py", ["--playouts", "2"], "4 players:"),
+    ("search_service.py", ["--games", "2", "--playouts", "2", "--seconds", "1"], "p99"),
+])
+def test_a_search_benchmark_runs_at_a_tiny_size(script, args, printed):
+    done = subprocess.run([sys.executable, str(ROOT / "bench" / script), *args],
+                          capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert printed in done.stdout, done.stdout[-2000:]
