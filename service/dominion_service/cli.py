@@ -36,6 +36,10 @@ def register(sub) -> None:
                         "':memory:' keeps nothing; or a PostgreSQL database, "
                         "postgresql://user@host:port/dbname (password in the URL or in "
                         "PGPASSWORD; docs/scaling.md)")
+    p.add_argument("--shared", action="store_true",
+                   help="serve a PostgreSQL database together with other servers started with "
+                        "--shared (on this machine or others): any of them serves any game "
+                        "(docs/scaling.md)")
     p.add_argument("--allow-seed", action="store_true",
                    help="accept a chosen seed in CreateGame (whoever chooses it can compute "
                         "every seat's cards: for tests and tournaments, not in public)")
@@ -139,7 +143,7 @@ def run_serve(args) -> int:
             if not (args.tls_cert and args.tls_key):
                 raise ServeError("--tls-cert and --tls-key go together")
             tls = (args.tls_cert, args.tls_key)
-        storage = open_storage(args.db)
+        storage = open_storage(args.db, args.shared)
         try:
             running = await start_server(storage, args.host, args.port, options,
                                          None if args.no_web else args.web_port, tls)
@@ -156,7 +160,8 @@ def run_serve(args) -> int:
         for game_id, reason in running.service.broken.items():
             print(f"dominion serve: game {game_id} is not served: {reason}", file=sys.stderr)
         print(f"Dominion service listening on {args.host}:{running.port}"
-              f"{' (TLS)' if tls else ''} (games: {storage.path}, "
+              f"{' (TLS)' if tls else ''} (games: {storage.path}"
+              f"{', shared with other servers' if args.shared else ''}, "
               f"{len(running.service.games)} in progress, "
               f"{len(running.service.finished)} over)", flush=True)
         if running.web is not None:

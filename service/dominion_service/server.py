@@ -37,6 +37,7 @@ from .limits import (DEFAULT_PAGE, MAX_NAME, MAX_PAGE, CreationLimits, ServiceEr
                      quote, short)
 from .logs import rate_limited
 from .storage import FinishedGame, SeatRecord, Storage, StoredGame
+from .sharing import Sharing
 from .streams import PlayStream, Streams, Undecodable, check_from_event
 from .table import Game, GameTable, token_digest
 from .writer import GroupWriter
@@ -65,8 +66,11 @@ class DominionService(pb_grpc.DominionServiceServicer):
         self.replays = replay.Replays()   # GetReplay's checkpoints of recent records
         self.stopping = asyncio.Event()   # set at shutdown: streams end UNAVAILABLE (retry)
         self.answering = Answering(self.table, self.writer, self.stopping)
-        self.streams = Streams(self._game, self.answering, self.stopping,
+        self.streams = Streams(self._fresh_game, self.answering, self.stopping,
                                options.stream_stall_timeout)
+        # Servers sharing a PostgreSQL database (--shared): what they tell each other.
+        self.sharing = Sharing(self.table, self.answering, self._game) \
+            if self.answering.shared else None
         self.proxies = TrustedProxies(options.trusted_proxies)
         self._sweeper: Optional[asyncio.Task] = None
 
@@ -100,6 +104,8 @@ class DominionService(pb_grpc.DominionServiceServicer):
                 table.finished[f.game_id] = f
             else:
                 table.report_broken(f.game_id, f.reason)
+        if self.sharing is not None:
+            await self.sharing.start()
         for game in list(table.playing.values()):
             async with game.lock:
                 await self.answering.play_bots(game)
@@ -146,11 +152,25 @@ class DominionService(pb_grpc.DominionServiceServicer):
 
     async def _game(self, game_id: str) -> Game:
         """The game ``game_id``: one being played, or one over (its record read again if it
-        is not among the recent ones)."""
+        is not among the recent ones). Shared: a game this server does not hold is read from
+        the database."""
         table = self.table
         table.check_id(game_id)
         game = table.held(game_id)
         if game is not None:
+            return game
+        if self.sharing is not None and game_id not in table.broken:
+            stored = await self.writer.read(self.storage.load_game, game_id)
+            game = table.held(game_id)   # read meanwhile by another call
+            if game is not None:
+                return game
+            game = table.revive(stored) if stored is not None else None
+            if game is None:
+                raise table.refuse_missing(game_id)
+            if dominion.is_over(game.state) or game.abandoned:
+                table.retire(game)
+            else:
+                table.playing[game_id] = game
             return game
         if game_id in table.finished and game_id not in table.broken:
             stored = await self.writer.call(self.storage.load_game, game_id)
@@ -161,6 +181,15 @@ class DominionService(pb_grpc.DominionServiceServicer):
             table.remember(game)
             return game
         raise table.refuse_missing(game_id)
+
+    async def _fresh_game(self, game_id: str) -> Game:
+        """`_game`, caught up with the database when servers share it (`Answering.catch_up`):
+        what a view or a stream starts from."""
+        game = await self._game(game_id)
+        if self.sharing is not None and game_id in self.table.playing:
+            async with game.lock:
+                await self.answering.catch_up(game)
+        return game
 
     @staticmethod
     def _seat(game: Game, context, required: bool) -> Optional[int]:
@@ -256,6 +285,8 @@ class DominionService(pb_grpc.DominionServiceServicer):
                                "again") from None
         game = Game(game_id, state, seats, created, creator, time.monotonic())
         self.table.playing[game_id] = game
+        if self.sharing is not None:
+            self.sharing.lease(game)
         async with game.lock:
             await self.answering.play_bots(game)
         return pb.CreateGameResponse(
@@ -312,7 +343,7 @@ class DominionService(pb_grpc.DominionServiceServicer):
 
     async def GetView(self, request, context):
         try:
-            game = await self._game(request.game_id)
+            game = await self._fresh_game(request.game_id)
             seat = self._seat(game, context, required=False)
             state = game.state
             log_from = request.log_from if request.HasField("log_from") else None
@@ -343,7 +374,7 @@ class DominionService(pb_grpc.DominionServiceServicer):
 
     async def StreamEvents(self, request, context):
         try:
-            game = await self._game(request.game_id)
+            game = await self._fresh_game(request.game_id)
             seat = self._seat(game, context, required=False)
             check_from_event(game, request.from_event)
         except ServiceError as e:
@@ -359,7 +390,7 @@ class DominionService(pb_grpc.DominionServiceServicer):
             except StopAsyncIteration:   # the client closed the stream without a word
                 return
             start = _play_start(first)
-            game = await self._game(start.game_id)
+            game = await self._fresh_game(start.game_id)
             seat = self._seat(game, context, required=True)
             check_from_event(game, start.from_event)
         except ServiceError as e:
@@ -387,7 +418,7 @@ class DominionService(pb_grpc.DominionServiceServicer):
             await context.abort(e.code, e.message)
 
     async def _finished_record(self, game_id: str) -> tuple:
-        game = await self._game(game_id)
+        game = await self._fresh_game(game_id)
         if game.abandoned:
             raise ServiceError(grpc.StatusCode.FAILED_PRECONDITION,
                                f"game {game.id} was abandoned before its end; GetRecord has "
@@ -399,7 +430,7 @@ class DominionService(pb_grpc.DominionServiceServicer):
 
     async def GetRecord(self, request, context):
         try:
-            game = await self._game(request.game_id)
+            game = await self._fresh_game(request.game_id)
             state = game.state
             if not dominion.is_over(state) and not game.abandoned:
                 raise ServiceError(grpc.StatusCode.FAILED_PRECONDITION,
@@ -497,6 +528,8 @@ class RunningServer(NamedTuple):
             pass
         await self.server.stop(0)
         await asyncio.gather(*stops)
+        if self.service.sharing is not None:
+            await self.service.sharing.stop()
         self.service.close()
 
 

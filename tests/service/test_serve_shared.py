@@ -1,0 +1,201 @@
+"""Several `dominion serve --shared` processes on one PostgreSQL database: any of them serves any
+game, a stream on one sees the answers given through another, the database decides a race for
+one decision (one OK, one ABORTED), and the server bots of a game resume on another server
+within 5 s when theirs is killed."""
+from __future__ import annotations
+
+import signal
+import threading
+import time
+
+import grpc
+import pytest
+
+import dominion
+import dominion.bots
+from dominion_client.client import connect
+from dominion_client.convert import view_from_pb
+from dominion_proto import dominion_pb2 as pb
+from tests.service.test_serve_command import dominion as run_dominion
+from tests.service.test_serve_command import refused, start_serve, stop
+
+
+def shared_server(pg_url):
+    return start_serve("--no-web", "--shared", "--allow-seed", "--db", pg_url)
+
+
+def answer_for(bots: dict, seat_no: int, view: dominion.View):
+    return bots[seat_no].answer(view.decision, view)
+
+
+def wait_for(condition, timeout: float, what: str):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.02)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def spectator_events(target: str, game_id: str, out: list, done: threading.Event) -> None:
+    """Every StreamEvents message of a spectator on ``target``, from event 0 to the end."""
+    with connect(target) as client:
+        for update in client.stub.StreamEvents(pb.StreamEventsRequest(game_id=game_id)):
+            out.append(update)
+            if update.HasField("game_over"):
+                break
+    done.set()
+
+
+def test_two_servers_serve_one_game_answered_through_both_and_a_stream_on_one_sees_all(
+        pg_url):
+    """A game created on server 1, its answers sent alternately through server 1 and server 2
+    (each reading the decision from the server it answers through), while a spectator stream
+    on server 2 follows it: the game ends, the stream's events are gapless and the same as
+    those server 1 streams afterwards from the record, and GetRecord is the same on both."""
+    (p1, t1), (p2, t2) = shared_server(pg_url), shared_server(pg_url)
+    try:
+        with connect(t1) as c1, connect(t2) as c2:
+            c1.wait_ready(10)
+            c2.wait_ready(10)
+            game = c1.create_game(["A", "B"], kingdom="First Game", seed=11)
+            streamed, done = [], threading.Event()
+            watcher = threading.Thread(target=spectator_events,
+                                       args=(t2, game.game_id, streamed, done), daemon=True)
+            watcher.start()
+            bots = {s: dominion.bots.make_bot("big-money", s) for s in (0, 1)}
+            clients = (c1, c2)
+            answered = 0
+            while True:
+                client = clients[answered % 2]
+                public = client.spectate(game.game_id).view_message()
+                assert public.sequence == answered and not public.game_over
+                seat_no = public.waiting_for
+                seat = client.seat(game.game_id, game.tokens[seat_no])
+                message = seat.view_message()
+                reply = seat.answer(message.decision,
+                                    answer_for(bots, seat_no, view_from_pb(message)))
+                answered += 1
+                assert reply.sequence == answered
+                if reply.game_over:
+                    break
+            assert answered > 50
+            assert done.wait(20), "the stream on server 2 did not see the end"
+            record1, record2 = c1.record(game.game_id), c2.record(game.game_id)
+            assert record1 == record2 and len(record1.answers) == answered
+            again = []
+            spectator_events(t1, game.game_id, again, threading.Event())
+            live = [e for u in streamed for e in u.events]
+            replayed = [e for u in again for e in u.events]
+            assert [e.index for e in live] == list(range(len(live)))
+            assert live == replayed
+            assert len(live) == len(dominion.replay(record1).log)
+            assert streamed[-1].game_over == again[-1].game_over
+    finally:
+        stop(p1)
+        stop(p2)
+
+
+def test_a_race_for_one_decision_through_two_servers_gives_one_ok_and_one_aborted(pg_url):
+    (p1, t1), (p2, t2) = shared_server(pg_url), shared_server(pg_url)
+    try:
+        with connect(t1) as c1, connect(t2) as c2:
+            c1.wait_ready(10)
+            c2.wait_ready(10)
+            game = c1.create_game(["A", "B"], kingdom="First Game", seed=5)
+            bots = {s: dominion.bots.make_bot("big-money", s) for s in (0, 1)}
+            for number in range(12):
+                seat_no = c2.spectate(game.game_id).view_message().waiting_for
+                seats = [c.seat(game.game_id, game.tokens[seat_no]) for c in (c1, c2)]
+                view = seats[0].view_message()
+                message = view.decision
+                answer = answer_for(bots, seat_no, view_from_pb(view))
+                barrier, outcomes = threading.Barrier(2), [None, None]
+
+                def send(i):
+                    barrier.wait()
+                    try:
+                        outcomes[i] = seats[i].answer(message, answer).sequence
+                    except grpc.RpcError as e:
+                        outcomes[i] = (e.code(), e.details())
+
+                threads = [threading.Thread(target=send, args=(i,)) for i in (0, 1)]
+                for t in threads:
+                    t.start()
+                for t in threads:
+                    t.join(20)
+                ok = [o for o in outcomes if o == number + 1]
+                aborted = [o for o in outcomes if isinstance(o, tuple)]
+                assert len(ok) == 1 and len(aborted) == 1, outcomes
+                assert aborted[0][0] == grpc.StatusCode.ABORTED
+                assert f"decision {number}" in aborted[0][1]
+                for c in (c1, c2):
+                    assert c.spectate(game.game_id).view_message().sequence == number + 1
+            summaries = {g.game_id: g.sequence for g in c1.list_games()}
+            assert summaries[game.game_id] == 12
+    finally:
+        stop(p1)
+        stop(p2)
+
+
+def test_the_bots_of_a_killed_server_play_on_another_within_5_seconds(pg_url):
+    """A game of a client's seat against a server bot, created on server 1 (which plays the
+    bot); the client plays through server 2. Server 1 is killed (SIGKILL) while the client's
+    seat is to answer: the bot's next decision is answered by server 2 within 5 s of the kill,
+    and the game ends, its record whole."""
+    (p1, t1), (p2, t2) = shared_server(pg_url), shared_server(pg_url)
+    try:
+        with connect(t1) as c1, connect(t2) as c2:
+            c1.wait_ready(10)
+            c2.wait_ready(10)
+            game = c1.create_game(["Me", "Bot"], bots={1: "big-money"}, kingdom="First Game",
+                                  seed=3, first_player=0)
+            me = c2.seat(game.game_id, game.tokens[0])
+            mine = dominion.bots.make_bot("big-money", 9)
+
+            def my_turn():   # my pending decision, or the game's end
+                view = me.view_message()
+                return view if view.HasField("decision") or view.game_over else None
+
+            for _ in range(30):   # a few turns, the bot's answered by server 1
+                view = wait_for(my_turn, 5, "my decision")
+                me.answer(view.decision, answer_for({0: mine}, 0, view_from_pb(view)))
+            p1.send_signal(signal.SIGKILL)
+            p1.wait(10)
+            killed = time.monotonic()
+            bot_answered = None
+            while True:
+                view = me.view_message()
+                if view.game_over:
+                    break
+                if view.HasField("decision"):
+                    me.answer(view.decision, answer_for({0: mine}, 0, view_from_pb(view)))
+                    continue
+                wait_for(my_turn, 10, "the bot's answer on server 2")   # the bot's turn
+                if bot_answered is None:
+                    bot_answered = time.monotonic() - killed
+            assert bot_answered is not None and bot_answered <= 5.0, bot_answered
+            record = c2.record(game.game_id)
+            assert dominion.is_over(dominion.replay(record))
+    finally:
+        if p1.poll() is None:
+            stop(p1)
+        stop(p2)
+
+
+def test_shared_needs_postgres_and_a_server_alone_excludes_shared_ones(tmp_path, pg_url):
+    refused(run_dominion("serve", "--port", "0", "--no-web", "--shared", "--db",
+                         str(tmp_path / "g.db")), "--shared needs a PostgreSQL database")
+    alone, _ = start_serve("--no-web", "--db", pg_url)
+    try:
+        refused(run_dominion("serve", "--port", "0", "--no-web", "--shared", "--db", pg_url),
+                "holds it alone", "--shared")
+    finally:
+        stop(alone)
+    shared, _ = shared_server(pg_url)
+    try:
+        refused(run_dominion("serve", "--port", "0", "--no-web", "--db", pg_url),
+                "in use by another server", "--shared")
+    finally:
+        stop(shared)
