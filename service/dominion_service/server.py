@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import errno
+import functools
 import hashlib
 import logging
 import secrets
@@ -34,7 +35,7 @@ from .answers import Answering, Pending
 from .convert import answer_to_pb, config_to_pb, view_to_pb
 from .limits import (DEFAULT_PAGE, MAX_NAME, MAX_PAGE, CreationLimits, ServiceError,
                      ServiceOptions, TrustedProxies, check_create_request, fit_to_file_limit,
-                     quote, short)
+                     over_limits, quote, short)
 from .logs import rate_limited
 from .storage import FinishedGame, SeatRecord, Storage, StoredGame
 from .sharing import Sharing
@@ -232,7 +233,10 @@ class DominionService(pb_grpc.DominionServiceServicer):
     async def CreateGame(self, request, context):
         try:
             creator = self.client_address(context)
-            self.limits.check(creator, self.table.playing.values())
+            # Servers sharing a database count the games in it, as they store one
+            # (`_create_game`); each still counts the creations it is sent.
+            self.limits.check(creator, () if self.sharing is not None else
+                              self.table.playing.values())
             with self.answering.in_flight:
                 return await asyncio.shield(self._create_game(request, creator))
         except ServiceError as e:
@@ -274,10 +278,15 @@ class DominionService(pb_grpc.DominionServiceServicer):
                       for s, t in zip(request.seats, tokens))
         game_id = secrets.token_hex(8)
         created = time.time()
+        stored = StoredGame(game_id, state.config, seats, created, creator=creator)
         try:
-            await self.writer.call(self.storage.create_game,
-                                   StoredGame(game_id, state.config, seats, created,
-                                              creator=creator))
+            if self.sharing is not None:
+                await self.writer.call(self.storage.create_game, stored,
+                                       functools.partial(over_limits, self.options))
+            else:
+                await self.writer.call(self.storage.create_game, stored)
+        except ServiceError:
+            raise
         except Exception:
             log.exception("game %s could not be stored; not created", game_id)
             raise ServiceError(grpc.StatusCode.UNAVAILABLE,

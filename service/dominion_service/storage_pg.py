@@ -78,6 +78,8 @@ _V3 = (
     )""",
     "CREATE INDEX bot_leases_expires ON bot_leases (expires)",
     "CREATE INDEX bot_leases_owner ON bot_leases (owner)",
+    # Servers sharing the database count each client's games in it (`create_game`'s check).
+    "CREATE INDEX games_creator ON games (creator, created)",
 )
 
 
@@ -103,7 +105,8 @@ def has_bots(seats: str) -> bool:
 PG_MIGRATIONS = (
     Migration(1, "games and their answers", _v1),
     Migration(2, "each game's creator, and games ended as abandoned", _v2),
-    Migration(3, "leases on the server bots of each game (servers sharing a database)", _v3),
+    Migration(3, "leases on the server bots of each game, and games by creator (servers "
+                 "sharing a database)", _v3),
 )
 
 # Servers sharing a database (``shared``) tell each other of every answer stored, on this
@@ -116,6 +119,8 @@ _MIGRATION_LOCK = 0x446F6D696E696F6E   # "Dominion"
 # The server that holds a database (a session-level advisory lock on a connection of its own,
 # released by PostgreSQL when that connection ends, even when the process is killed).
 _SERVER_LOCK = 0x446F6D696E696F6F
+# Creations that count the limits take turns (a transaction-level advisory lock).
+_CREATION_LOCK = 0x446F6D696E696F70
 
 # Answer N is stored only while the game has N answers: the UPDATE locks the game's row, so a
 # second writer of the same number waits, then finds the count moved and stores nothing.
@@ -299,8 +304,21 @@ class PostgresStorage:
 
     # --- writes ----------------------------------------------------------------------------------
 
-    def create_game(self, game: StoredGame) -> None:
+    def create_game(self, game: StoredGame, check=None) -> None:
+        """Store a new game. ``check(games, mine, recent)``: called first, in the same
+        transaction, with the games in progress in the whole database, those of them that the
+        game's creator created, and the games it created in the last minute; what it raises
+        stores nothing. Creations with a check take turns (an advisory lock), so that servers
+        sharing the database hold every client to its limits together."""
         with self._writing(), self._pool.connection() as conn, conn.transaction():
+            if check is not None:
+                conn.execute("SELECT pg_advisory_xact_lock(%s)", (_CREATION_LOCK,))
+                (games,) = conn.execute("SELECT count(*) FROM games WHERE NOT over").fetchone()
+                mine, recent = conn.execute(
+                    "SELECT count(*) FILTER (WHERE NOT over), count(*) FILTER (WHERE created > "
+                    "%s) FROM games WHERE creator = %s",
+                    (time.time() - 60, game.creator)).fetchone()
+                check(games, mine, recent)
             conn.execute("INSERT INTO games (game_id, config, seats, created, answer_count, "
                          "creator) VALUES (%s, %s, %s, %s, %s, %s)",
                          (game.game_id, config_to_json(game.config), seats_to_json(game.seats),

@@ -199,3 +199,42 @@ def test_shared_needs_postgres_and_a_server_alone_excludes_shared_ones(tmp_path,
                 "in use by another server", "--shared")
     finally:
         stop(shared)
+
+
+def test_per_client_limits_are_counted_in_the_database_for_all_servers(pg_url):
+    """Two servers, each allowing 3 games in progress, 2 per client and 2 creations a minute
+    per client: the limits hold for the two together (clients told apart by a forwarding
+    header from a trusted proxy)."""
+    limits = ("--max-games", "3", "--max-games-per-client", "2",
+              "--max-creates-per-minute", "2", "--trusted-proxy", "127.0.0.1")
+    (p1, t1), (p2, t2) = (start_serve("--no-web", "--shared", "--db", pg_url, *limits)
+                          for _ in range(2))
+    try:
+        with connect(t1) as c1, connect(t2) as c2:
+            c1.wait_ready(10)
+            c2.wait_ready(10)
+
+            def create(client, who, bots=False):
+                request = pb.CreateGameRequest(seats=[
+                    pb.SeatSpec(name=n, bot="big-money" if bots else "") for n in "AB"])
+                return client.stub.CreateGame(request, metadata=(("x-forwarded-for", who),))
+
+            def refused_with(client, who, words, bots=False):
+                with pytest.raises(grpc.RpcError) as info:
+                    create(client, who, bots)
+                assert info.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+                assert words in info.value.details(), info.value.details()
+
+            create(c1, "10.0.0.1")
+            create(c2, "10.0.0.1")
+            refused_with(c1, "10.0.0.1", "you have 2 games in progress")
+            # All-bot games end as they are created: over, but created this minute.
+            assert create(c1, "10.0.0.2", bots=True).game_id
+            assert create(c2, "10.0.0.2", bots=True).game_id
+            refused_with(c1, "10.0.0.2", "at most 2 games a minute", bots=True)
+            create(c1, "10.0.0.3")
+            refused_with(c2, "10.0.0.4", "maximum of 3 games")
+            assert len(c1.list_games(include_finished=True)) == 5
+    finally:
+        stop(p1)
+        stop(p2)
