@@ -542,14 +542,14 @@ class RunningServer(NamedTuple):
         self.service.close()
 
 
-def grpc_options(options: ServiceOptions) -> list:
+def grpc_options(options: ServiceOptions, reuse_port: bool = False) -> list:
     """The gRPC door's channel arguments: its connection limits (`ServiceOptions`), keepalive
     enforcement (a client may not ping more often than every 10 s without calls: more is a
     flood and ends its connection), and bounds on what one connection may hold (messages: gRPC's 4 MiB, each string in them
     refused past `limits.MAX_NAME`)."""
     idle_ms = int(options.idle_timeout * 1000)
     return [
-        ("grpc.so_reuseport", 0),
+        ("grpc.so_reuseport", int(reuse_port)),
         ("grpc.max_allowed_incoming_connections", options.max_connections),
         ("grpc.server_handshake_timeout_ms", idle_ms),     # slow TLS or HTTP/2 preface
         ("grpc.max_connection_idle_ms", idle_ms),          # no call under way for this long
@@ -571,23 +571,26 @@ MAX_METADATA_BYTES = 16 * 1024
 async def start_server(storage: Storage, host: str = "127.0.0.1", port: int = 0,
                        options: ServiceOptions = ServiceOptions(),
                        web_port: Optional[int] = None,
-                       tls: Optional[tuple] = None) -> RunningServer:
+                       tls: Optional[tuple] = None, reuse_port: bool = False) -> RunningServer:
     """Load every stored game, then serve on ``host:port`` (port 0: a free one; see
     `RunningServer.port`) with health checking and reflection (v1 and v1alpha), and, when
     ``web_port`` is given, the same service over Connect and gRPC-Web with the web page on
     ``host:web_port`` (`web`). ``tls``: (certificate file, private key file), PEM, to serve
     both doors over TLS only. Ports are bound exclusively: a port another server holds is
     refused (OSError), never shared. Connections per door are capped to fit the process's
-    file limit (`limits.fit_to_file_limit`)."""
-    check_address(host, port)
-    if web_port is not None:
-        check_address(host, web_port)
+    file limit (`limits.fit_to_file_limit`). ``reuse_port`` (``dominion serve --processes``):
+    the ports are shared with the other processes of the same server (SO_REUSEPORT; a port
+    another program holds is still refused)."""
+    if not reuse_port:   # else the other processes hold them already: the bind decides
+        check_address(host, port)
+        if web_port is not None:
+            check_address(host, web_port)
     credentials = _server_credentials(tls) if tls is not None else None
     options = fit_to_file_limit(options, 2 if web_port is not None else 1)
     rate_limited()
     service = DominionService(storage, options)
     await service.load()
-    server = grpc.aio.server(options=grpc_options(options))
+    server = grpc.aio.server(options=grpc_options(options, reuse_port))
     server.add_generic_rpc_handlers((service_handler(service),))
     health_service = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_service, server)
@@ -609,7 +612,7 @@ async def start_server(storage: Storage, host: str = "127.0.0.1", port: int = 0,
     if web_port is not None:
         from .web import start_web
         try:
-            web = await start_web(service, host, web_port, options, tls)
+            web = await start_web(service, host, web_port, options, tls, reuse_port)
         except OSError:
             await server.stop(None)
             service.close()

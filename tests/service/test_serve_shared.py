@@ -4,9 +4,12 @@ one decision (one OK, one ABORTED), and the server bots of a game resume on anot
 within 5 s when theirs is killed."""
 from __future__ import annotations
 
+import os
 import signal
+import socket
 import threading
 import time
+from pathlib import Path
 
 import grpc
 import pytest
@@ -238,3 +241,62 @@ def test_per_client_limits_are_counted_in_the_database_for_all_servers(pg_url):
     finally:
         stop(p1)
         stop(p2)
+
+
+def children_of(pid: int) -> list:
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
+
+
+def bot_lease_owners(pg_url) -> set:
+    import psycopg
+    with psycopg.connect(pg_url) as conn:
+        return {row[0] for row in conn.execute("SELECT owner FROM bot_leases")}
+
+
+def test_processes_share_one_port_and_one_database_and_a_killed_one_is_replaced(pg_url):
+    """`dominion serve --processes 2`: one port, two processes (the games created through
+    16 connections have their bots played by both: two lease owners), any game served through
+    any connection; a process killed is started again and the service goes on."""
+    proc, target = start_serve("--no-web", "--processes", "2", "--db", pg_url)
+    try:
+        children = children_of(proc.pid)
+        assert len(children) == 2, children
+        games = []
+        for _ in range(16):   # new connections: the system spreads them among the processes
+            with connect(target) as client:
+                client.wait_ready(10)
+                games.append(client.create_game(["Me", "Bot"], bots={1: "big-money"},
+                                                kingdom="First Game", first_player=0))
+        assert len(bot_lease_owners(pg_url)) == 2
+        os.kill(children[0], signal.SIGKILL)
+        wait_for(lambda: len(children_of(proc.pid)) == 2
+                 and children[0] not in children_of(proc.pid), 20, "a new process")
+        for game in games:
+            with connect(target) as client:
+                seat = client.seat(game.game_id, game.tokens[0])
+                view = wait_for(lambda: (lambda v: v if v.HasField("decision") else None)(
+                    seat.view_message()), 10, "my decision")
+                assert seat.answer(view.decision, dominion.bots.make_bot("big-money", 1).answer(
+                    view_from_pb(view).decision, view_from_pb(view))).sequence == \
+                    view.sequence + 1
+    finally:
+        stop(proc)
+
+
+def test_processes_need_postgres_and_a_free_port(tmp_path, pg_url):
+    refused(run_dominion("serve", "--processes", "2", "--no-web", "--db",
+                         str(tmp_path / "g.db")), "--processes needs a PostgreSQL database")
+    with socket.socket() as other:   # another program's port
+        other.bind(("127.0.0.1", 0))
+        other.listen()
+        port = other.getsockname()[1]
+        refused(run_dominion("serve", "--processes", "2", "--no-web", "--port", str(port),
+                             "--db", pg_url), "cannot listen", str(port))
