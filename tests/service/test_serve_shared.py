@@ -300,3 +300,83 @@ def test_processes_need_postgres_and_a_free_port(tmp_path, pg_url):
         port = other.getsockname()[1]
         refused(run_dominion("serve", "--processes", "2", "--no-web", "--port", str(port),
                              "--db", pg_url), "cannot listen", str(port))
+
+
+class SlowBigMoney:
+    """big-money thinking 20 ms per answer, so that a game lasts through a server's kill."""
+
+    def __init__(self, seed: int = 0):
+        self.bot = dominion.bots.make_bot("big-money", seed)
+        self.log_from = self.bot.log_from
+
+    def answer(self, decision, view):
+        time.sleep(0.02)
+        answer = self.bot.answer(decision, view)
+        self.log_from = self.bot.log_from
+        return answer
+
+
+def test_clients_with_two_servers_move_to_the_other_when_one_is_killed(pg_url):
+    """Three clients given both servers' addresses, each starting on server 1: the library
+    (`play_seat`, two seats of one game, every acknowledged answer recorded), `dominion bot
+    --server A --server B`, and examples/network_bot.py A,B (each a seat against a server bot).
+    Server 1 is killed (SIGKILL) while they play: each moves to server 2, resumes its stream
+    and finishes its game; every acknowledged answer is in the record, in its place."""
+    import subprocess
+    import sys
+
+    from dominion_client.botrunner import play_seat
+    from tests.service.test_serve_command import ENV, ROOT
+    from tests.service.test_service_soak import RecordingSeat
+
+    (p1, t1), (p2, t2) = shared_server(pg_url), shared_server(pg_url)
+    both = f"{t1},{t2}"
+    try:
+        with connect(t1) as c1, connect(both) as lib:
+            lib.wait_ready(10)
+            assert lib.target == t1
+            game = c1.create_game(["A", "B"], kingdom="First Game", seed=1)
+            seats = {s: RecordingSeat(lib, game.game_id, game.tokens[s]) for s in (0, 1)}
+            results = {}
+            threads = [threading.Thread(target=lambda s=s: results.__setitem__(
+                s, play_seat(seats[s], SlowBigMoney(s), 30)), daemon=True) for s in (0, 1)]
+            against_bot = [c1.create_game(["Me", "Bot"], bots={1: "big-money"},
+                                          kingdom="First Game", first_player=0)
+                           for _ in range(2)]
+            bot_class = "tests.service.test_serve_shared:SlowBigMoney"
+            commands = [
+                [sys.executable, "-m", "dominion_client.cli", "bot", "--server", t1, "--server",
+                 t2, "--game", against_bot[0].game_id, "--token", against_bot[0].tokens[0],
+                 "--bot", bot_class],
+                [sys.executable, "examples/network_bot.py", both, against_bot[1].game_id,
+                 against_bot[1].tokens[0], bot_class]]
+            procs = [subprocess.Popen(c, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                      text=True, cwd=ROOT, env=ENV) for c in commands]
+            for t in threads:
+                t.start()
+            wait_for(lambda: all(len(s.acknowledged) > 20 for s in seats.values()), 20,
+                     "the seats playing on server 1")
+            p1.send_signal(signal.SIGKILL)
+            p1.wait(10)
+            for t in threads:
+                t.join(60)
+            assert len(results) == 2, "a seat did not finish its game"
+            assert lib.target == t2
+            record = lib.record(game.game_id)
+            assert dominion.is_over(dominion.replay(record))
+            for seat_no, seat in seats.items():
+                for sequence, answer in seat.acknowledged:
+                    stored_seat, stored = record.answers[sequence]
+                    assert stored_seat == seat_no
+                    assert stored == (tuple(answer) if not isinstance(answer, dominion.Move)
+                                      else answer)
+            for proc in procs:
+                out, err = proc.communicate(timeout=60)
+                assert proc.returncode == 0, err
+                assert "scores" in out, out
+            for g in against_bot:
+                assert dominion.is_over(dominion.replay(lib.record(g.game_id)))
+    finally:
+        if p1.poll() is None:
+            stop(p1)
+        stop(p2)
