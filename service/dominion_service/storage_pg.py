@@ -132,19 +132,11 @@ WITH next AS (
 INSERT INTO answers (game_id, number, seat, answer)
 SELECT game_id, %(number)s, %(seat)s, %(answer)s FROM next
 """
-# The same for servers sharing the database: the other servers are told (at commit) by a
-# NOTIFY carrying the game and the answer's number; a game over or abandoned takes no answer.
-_APPEND_SHARED = f"""
-WITH next AS (
-    UPDATE games SET answer_count = %(number)s + 1, over = %(over)s, turn = %(turn)s
-    WHERE game_id = %(game_id)s AND answer_count = %(number)s AND NOT over
-    RETURNING game_id),
-stored AS (
-    INSERT INTO answers (game_id, number, seat, answer)
-    SELECT game_id, %(number)s, %(seat)s, %(answer)s FROM next
-    RETURNING game_id)
-SELECT pg_notify('{CHANNEL}', game_id || ':' || %(number)s) FROM stored
-"""
+# The same for servers sharing the database, where a game over (or abandoned) takes no answer;
+# the answers stored are announced to the others in the same transaction (`_announce`).
+_APPEND_SHARED = _APPEND.replace("AND answer_count = %(number)s",
+                                 "AND answer_count = %(number)s AND NOT over")
+NOTIFY_BYTES = 7000   # a NOTIFY's payload is under 8000 bytes
 
 _NEW_LEASE = ("INSERT INTO bot_leases (game_id, owner, expires) VALUES (%s, %s, CASE WHEN %s "
               f"THEN now() + interval '{LEASE_SECONDS} s' ELSE '-infinity' END)")
@@ -325,10 +317,7 @@ class PostgresStorage:
                           game.created, len(game.answers), game.creator))
             if any(seat.bot for seat in game.seats):   # its bots: played by this server
                 conn.execute(_NEW_LEASE, (game.game_id, self.owner, self.owner != ""))
-            self._own(conn)
-            if self.shared:   # the other servers learn of it
-                conn.execute(f"SELECT pg_notify('{CHANNEL}', %s)",
-                             (f"{game.game_id}:{len(game.answers)}",))
+            self._announce(conn, [(game.game_id, len(game.answers))])   # a game new to them
             if game.answers:
                 conn.cursor().executemany(
                     "INSERT INTO answers VALUES (%s, %s, %s, %s)",
@@ -337,11 +326,11 @@ class PostgresStorage:
 
     def append_answer(self, game_id: str, number: int, seat: int, answer, over: bool = False,
                       turn: int = 0) -> None:
-        with self._writing(), self._pool.connection() as conn:
-            self._own(conn)
+        with self._writing(), self._pool.connection() as conn, conn.transaction():
             if conn.execute(self._append, _params(game_id, number, seat, answer, over,
-                                             turn)).rowcount != 1:
+                                                  turn)).rowcount != 1:
                 raise self._conflict(conn, game_id, number)
+            self._announce(conn, [(game_id, number)])
 
     def append_answers(self, rows) -> list:
         """Store many answers (``append_answer``'s arguments, one tuple each) in one
@@ -351,22 +340,20 @@ class PostgresStorage:
         fails, the exception is raised and none is stored."""
         errors: list = []
         with self._writing(), self._pool.connection() as conn:
-            self._own(conn)
             with conn.transaction():
                 cur = conn.cursor()
                 cur.executemany(self._append, [_params(*row) for row in rows], returning=True)
                 for row in rows:
                     errors.append(None if cur.rowcount == 1 else (row[0], row[1]))
                     cur.nextset()
+                self._announce(conn, [row[:2] for row, e in zip(rows, errors) if e is None])
             return [None if e is None else self._conflict(conn, *e) for e in errors]
 
     def abandon_game(self, game_id: str) -> None:
         with self._writing(), self._pool.connection() as conn:
             conn.execute("UPDATE games SET over = TRUE, abandoned = TRUE "
                          "WHERE game_id = %s AND NOT over", (game_id,))
-            self._own(conn)
-            if self.shared:   # the other servers read that it ended
-                conn.execute(f"SELECT pg_notify('{CHANNEL}', %s)", (f"{game_id}:-1",))
+            self._announce(conn, [(game_id, -1)])   # the others read that it ended
 
     def _conflict(self, conn: psycopg.Connection, game_id: str, number: int):
         row = conn.execute("SELECT answer_count FROM games WHERE game_id = %s",
@@ -507,8 +494,9 @@ class PostgresStorage:
                             for note in conn.notifies(timeout=0.5):
                                 if note.pid in self._own_pids:
                                     continue
-                                game_id, _, number = note.payload.rpartition(":")
-                                told(game_id, int(number))
+                                for item in note.payload.split(","):
+                                    game_id, _, number = item.rpartition(":")
+                                    told(game_id, int(number))
                 except (psycopg.Error, OSError, ValueError) as e:
                     failed = True
                     log.warning("listening for other servers' answers failed (%s); again "
@@ -517,11 +505,25 @@ class PostgresStorage:
         self._listener = threading.Thread(target=run, name="dominion-listen", daemon=True)
         self._listener.start()
 
-    def _own(self, conn: psycopg.Connection) -> None:
-        if self.shared:
-            if len(self._own_pids) > 64:   # connections replaced over time: keep it small
-                self._own_pids.clear()
-            self._own_pids.add(conn.info.backend_pid)
+    def _announce(self, conn: psycopg.Connection, stored: list) -> None:
+        """Shared: tell the other servers, at this transaction's commit, of the answers
+        ``stored`` ((game_id, number) each; number -1: the game ended as abandoned), in as
+        few NOTIFYs as fit: ``game:number,game:number,...`` (one per group commit, mostly)."""
+        if not self.shared or not stored:
+            return
+        if len(self._own_pids) > 64:   # connections replaced over time: keep it small
+            self._own_pids.clear()
+        self._own_pids.add(conn.info.backend_pid)   # its NOTIFYs are not news to this server
+        chunk: list = []
+        size = 0
+        for game_id, number in stored:
+            item = f"{game_id}:{number}"
+            if chunk and size + len(item) >= NOTIFY_BYTES:
+                conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, ",".join(chunk)))
+                chunk, size = [], 0
+            chunk.append(item)
+            size += len(item) + 1
+        conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, ",".join(chunk)))
 
     def close(self) -> None:
         self._closing.set()
