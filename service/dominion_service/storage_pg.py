@@ -337,16 +337,20 @@ class PostgresStorage:
         transaction and one pipeline: the server's group commit. Each row is one statement
         that stores it or nothing, so the rows that are not their game's next answer get an
         `AnswerConflict` in their place and the others are stored; when the transaction
-        fails, the exception is raised and none is stored."""
+        fails, the exception is raised and none is stored. Shared: the announcement goes in
+        the same pipeline, naming every row (one that another server stored first costs the
+        listeners a read that finds nothing new, not a round trip here)."""
         errors: list = []
         with self._writing(), self._pool.connection() as conn:
             with conn.transaction():
-                cur = conn.cursor()
-                cur.executemany(self._append, [_params(*row) for row in rows], returning=True)
+                with conn.pipeline():
+                    self._announce(conn, [row[:2] for row in rows])
+                    cur = conn.cursor()
+                    cur.executemany(self._append, [_params(*row) for row in rows],
+                                    returning=True)
                 for row in rows:
                     errors.append(None if cur.rowcount == 1 else (row[0], row[1]))
                     cur.nextset()
-                self._announce(conn, [row[:2] for row, e in zip(rows, errors) if e is None])
             return [None if e is None else self._conflict(conn, *e) for e in errors]
 
     def abandon_game(self, game_id: str) -> None:
