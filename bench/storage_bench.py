@@ -113,6 +113,15 @@ def probe(answer_to: str, stream_from: str, stop: threading.Event, samples: list
                 t.join(10)
 
 
+def commits(url: str) -> int:
+    """The next transaction id of the PostgreSQL server of ``url``: the difference between two
+    readings, less one, is the writing transactions between them (group commits, games
+    created, lease renewals; reads take no id)."""
+    import psycopg
+    with psycopg.connect(url, autocommit=True) as conn:
+        return int(conn.execute("SELECT pg_current_xact_id()::text").fetchone()[0])
+
+
 def percentile(values: list, fraction: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
@@ -126,6 +135,7 @@ class Backend:
         self.label, self.db, self.postmaster = label, db, postmaster
         self.runs: list = []   # (answers, seconds, server CPU s, clients CPU s, database CPU s)
         self.latencies: list = []   # the probe's, seconds
+        self.commits: list = []     # PostgreSQL: transactions committed per run
         started = [start_server(db, *extra) for _ in range(servers)]
         self.procs = [proc for proc, _ in started]
         self.targets = tuple(target for _, target in started)
@@ -135,6 +145,7 @@ class Backend:
     def run(self, games: int, seed: int, procs: int, probing: bool = False) -> None:
         """One measured run; ``probing``: a run under the probe instead, measuring only its
         latencies (the probe's own calls would count in the CPU per decision)."""
+        committed = commits(self.db) if self.postmaster and not probing else 0
         before = cluster_cpu_seconds(self.postmaster) if self.postmaster else 0.0
         stop = threading.Event()
         prober = threading.Thread(target=probe, args=(self.targets[0], self.targets[-1], stop,
@@ -150,6 +161,8 @@ class Backend:
             return
         database = cluster_cpu_seconds(self.postmaster) - before if self.postmaster else 0.0
         self.runs.append((answers, seconds, server, clients, database))
+        if self.postmaster:
+            self.commits.append(commits(self.db) - committed - 1)
 
     def stop(self) -> None:
         self.client.close()
@@ -223,6 +236,10 @@ def main(argv=None) -> int:
         rate, server, database, rates = backend.median()
         figures[backend.label] = server
         db_cpu = f", database processes {database:.0f} us" if backend.postmaster else ""
+        if backend.commits:   # group commits, with the reads and the leases' transactions
+            per = statistics.median(a / c for (a, *_), c in zip(backend.runs, backend.commits))
+            db_cpu += (f"; {per:.1f} answers per writing transaction (median; "
+                       f"{statistics.median(backend.commits):.0f} a run)")
         lat = backend.latencies
         print(f"{backend.label:12s}: median {rate:6.0f} answered decisions/s (runs: "
               f"{', '.join(f'{r:.0f}' for r in rates)}); CPU per decision: server "
