@@ -4,6 +4,7 @@ one decision (one OK, one ABORTED), and the server bots of a game resume on anot
 within 5 s when theirs is killed."""
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
@@ -23,8 +24,24 @@ from tests.service.test_serve_command import dominion as run_dominion
 from tests.service.test_serve_command import refused, start_serve, stop
 
 
-def shared_server(pg_url):
-    return start_serve("--no-web", "--shared", "--allow-seed", "--db", pg_url)
+def shared_server(pg_url, *extra):
+    return start_serve("--no-web", "--shared", "--allow-seed", "--db", pg_url, *extra)
+
+
+@contextlib.contextmanager
+def two_servers(pg_url, *extra):
+    """Two `dominion serve --shared` on one database, and a client of each: ((process,
+    address, client), (process, address, client)). A server the test killed is not stopped."""
+    started = [shared_server(pg_url, *extra) for _ in range(2)]
+    try:
+        with connect(started[0][1]) as c1, connect(started[1][1]) as c2:
+            c1.wait_ready(10)
+            c2.wait_ready(10)
+            yield (*started[0], c1), (*started[1], c2)
+    finally:
+        for proc, _ in started:
+            if proc.poll() is None:
+                stop(proc)
 
 
 def answer_for(bots: dict, seat_no: int, view: dominion.View):
@@ -57,89 +74,75 @@ def test_two_servers_serve_one_game_answered_through_both_and_a_stream_on_one_se
     (each reading the decision from the server it answers through), while a spectator stream
     on server 2 follows it: the game ends, the stream's events are gapless and the same as
     those server 1 streams afterwards from the record, and GetRecord is the same on both."""
-    (p1, t1), (p2, t2) = shared_server(pg_url), shared_server(pg_url)
-    try:
-        with connect(t1) as c1, connect(t2) as c2:
-            c1.wait_ready(10)
-            c2.wait_ready(10)
-            game = c1.create_game(["A", "B"], kingdom="First Game", seed=11)
-            streamed, done = [], threading.Event()
-            watcher = threading.Thread(target=spectator_events,
-                                       args=(t2, game.game_id, streamed, done), daemon=True)
-            watcher.start()
-            bots = {s: dominion.bots.make_bot("big-money", s) for s in (0, 1)}
-            clients = (c1, c2)
-            answered = 0
-            while True:
-                client = clients[answered % 2]
-                public = client.spectate(game.game_id).view_message()
-                assert public.sequence == answered and not public.game_over
-                seat_no = public.waiting_for
-                seat = client.seat(game.game_id, game.tokens[seat_no])
-                message = seat.view_message()
-                reply = seat.answer(message.decision,
-                                    answer_for(bots, seat_no, view_from_pb(message)))
-                answered += 1
-                assert reply.sequence == answered
-                if reply.game_over:
-                    break
-            assert answered > 50
-            assert done.wait(20), "the stream on server 2 did not see the end"
-            record1, record2 = c1.record(game.game_id), c2.record(game.game_id)
-            assert record1 == record2 and len(record1.answers) == answered
-            again = []
-            spectator_events(t1, game.game_id, again, threading.Event())
-            live = [e for u in streamed for e in u.events]
-            replayed = [e for u in again for e in u.events]
-            assert [e.index for e in live] == list(range(len(live)))
-            assert live == replayed
-            assert len(live) == len(dominion.replay(record1).log)
-            assert streamed[-1].game_over == again[-1].game_over
-    finally:
-        stop(p1)
-        stop(p2)
+    with two_servers(pg_url) as ((p1, t1, c1), (p2, t2, c2)):
+        game = c1.create_game(["A", "B"], kingdom="First Game", seed=11)
+        streamed, done = [], threading.Event()
+        watcher = threading.Thread(target=spectator_events,
+                                   args=(t2, game.game_id, streamed, done), daemon=True)
+        watcher.start()
+        bots = {s: dominion.bots.make_bot("big-money", s) for s in (0, 1)}
+        clients = (c1, c2)
+        answered = 0
+        while True:
+            client = clients[answered % 2]
+            public = client.spectate(game.game_id).view_message()
+            assert public.sequence == answered and not public.game_over
+            seat_no = public.waiting_for
+            seat = client.seat(game.game_id, game.tokens[seat_no])
+            message = seat.view_message()
+            reply = seat.answer(message.decision,
+                                answer_for(bots, seat_no, view_from_pb(message)))
+            answered += 1
+            assert reply.sequence == answered
+            if reply.game_over:
+                break
+        assert answered > 50
+        assert done.wait(20), "the stream on server 2 did not see the end"
+        record1, record2 = c1.record(game.game_id), c2.record(game.game_id)
+        assert record1 == record2 and len(record1.answers) == answered
+        again = []
+        spectator_events(t1, game.game_id, again, threading.Event())
+        live = [e for u in streamed for e in u.events]
+        replayed = [e for u in again for e in u.events]
+        assert [e.index for e in live] == list(range(len(live)))
+        assert live == replayed
+        assert len(live) == len(dominion.replay(record1).log)
+        assert streamed[-1].game_over == again[-1].game_over
 
 
 def test_a_race_for_one_decision_through_two_servers_gives_one_ok_and_one_aborted(pg_url):
-    (p1, t1), (p2, t2) = shared_server(pg_url), shared_server(pg_url)
-    try:
-        with connect(t1) as c1, connect(t2) as c2:
-            c1.wait_ready(10)
-            c2.wait_ready(10)
-            game = c1.create_game(["A", "B"], kingdom="First Game", seed=5)
-            bots = {s: dominion.bots.make_bot("big-money", s) for s in (0, 1)}
-            for number in range(12):
-                seat_no = c2.spectate(game.game_id).view_message().waiting_for
-                seats = [c.seat(game.game_id, game.tokens[seat_no]) for c in (c1, c2)]
-                view = seats[0].view_message()
-                message = view.decision
-                answer = answer_for(bots, seat_no, view_from_pb(view))
-                barrier, outcomes = threading.Barrier(2), [None, None]
+    with two_servers(pg_url) as ((p1, t1, c1), (p2, t2, c2)):
+        game = c1.create_game(["A", "B"], kingdom="First Game", seed=5)
+        bots = {s: dominion.bots.make_bot("big-money", s) for s in (0, 1)}
+        for number in range(12):
+            seat_no = c2.spectate(game.game_id).view_message().waiting_for
+            seats = [c.seat(game.game_id, game.tokens[seat_no]) for c in (c1, c2)]
+            view = seats[0].view_message()
+            message = view.decision
+            answer = answer_for(bots, seat_no, view_from_pb(view))
+            barrier, outcomes = threading.Barrier(2), [None, None]
 
-                def send(i):
-                    barrier.wait()
-                    try:
-                        outcomes[i] = seats[i].answer(message, answer).sequence
-                    except grpc.RpcError as e:
-                        outcomes[i] = (e.code(), e.details())
+            def send(i):
+                barrier.wait()
+                try:
+                    outcomes[i] = seats[i].answer(message, answer).sequence
+                except grpc.RpcError as e:
+                    outcomes[i] = (e.code(), e.details())
 
-                threads = [threading.Thread(target=send, args=(i,)) for i in (0, 1)]
-                for t in threads:
-                    t.start()
-                for t in threads:
-                    t.join(20)
-                ok = [o for o in outcomes if o == number + 1]
-                aborted = [o for o in outcomes if isinstance(o, tuple)]
-                assert len(ok) == 1 and len(aborted) == 1, outcomes
-                assert aborted[0][0] == grpc.StatusCode.ABORTED
-                assert f"decision {number}" in aborted[0][1]
-                for c in (c1, c2):
-                    assert c.spectate(game.game_id).view_message().sequence == number + 1
-            summaries = {g.game_id: g.sequence for g in c1.list_games()}
-            assert summaries[game.game_id] == 12
-    finally:
-        stop(p1)
-        stop(p2)
+            threads = [threading.Thread(target=send, args=(i,)) for i in (0, 1)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join(20)
+            ok = [o for o in outcomes if o == number + 1]
+            aborted = [o for o in outcomes if isinstance(o, tuple)]
+            assert len(ok) == 1 and len(aborted) == 1, outcomes
+            assert aborted[0][0] == grpc.StatusCode.ABORTED
+            assert f"decision {number}" in aborted[0][1]
+            for c in (c1, c2):
+                assert c.spectate(game.game_id).view_message().sequence == number + 1
+        summaries = {g.game_id: g.sequence for g in c1.list_games()}
+        assert summaries[game.game_id] == 12
 
 
 def test_the_bots_of_a_killed_server_play_on_another_within_5_seconds(pg_url):
@@ -147,44 +150,36 @@ def test_the_bots_of_a_killed_server_play_on_another_within_5_seconds(pg_url):
     bot); the client plays through server 2. Server 1 is killed (SIGKILL) while the client's
     seat is to answer: the bot's next decision is answered by server 2 within 5 s of the kill,
     and the game ends, its record whole."""
-    (p1, t1), (p2, t2) = shared_server(pg_url), shared_server(pg_url)
-    try:
-        with connect(t1) as c1, connect(t2) as c2:
-            c1.wait_ready(10)
-            c2.wait_ready(10)
-            game = c1.create_game(["Me", "Bot"], bots={1: "big-money"}, kingdom="First Game",
-                                  seed=3, first_player=0)
-            me = c2.seat(game.game_id, game.tokens[0])
-            mine = dominion.bots.make_bot("big-money", 9)
+    with two_servers(pg_url) as ((p1, t1, c1), (p2, t2, c2)):
+        game = c1.create_game(["Me", "Bot"], bots={1: "big-money"}, kingdom="First Game",
+                              seed=3, first_player=0)
+        me = c2.seat(game.game_id, game.tokens[0])
+        mine = dominion.bots.make_bot("big-money", 9)
 
-            def my_turn():   # my pending decision, or the game's end
-                view = me.view_message()
-                return view if view.HasField("decision") or view.game_over else None
+        def my_turn():   # my pending decision, or the game's end
+            view = me.view_message()
+            return view if view.HasField("decision") or view.game_over else None
 
-            for _ in range(30):   # a few turns, the bot's answered by server 1
-                view = wait_for(my_turn, 5, "my decision")
+        for _ in range(30):   # a few turns, the bot's answered by server 1
+            view = wait_for(my_turn, 5, "my decision")
+            me.answer(view.decision, answer_for({0: mine}, 0, view_from_pb(view)))
+        p1.send_signal(signal.SIGKILL)
+        p1.wait(10)
+        killed = time.monotonic()
+        bot_answered = None
+        while True:
+            view = me.view_message()
+            if view.game_over:
+                break
+            if view.HasField("decision"):
                 me.answer(view.decision, answer_for({0: mine}, 0, view_from_pb(view)))
-            p1.send_signal(signal.SIGKILL)
-            p1.wait(10)
-            killed = time.monotonic()
-            bot_answered = None
-            while True:
-                view = me.view_message()
-                if view.game_over:
-                    break
-                if view.HasField("decision"):
-                    me.answer(view.decision, answer_for({0: mine}, 0, view_from_pb(view)))
-                    continue
-                wait_for(my_turn, 10, "the bot's answer on server 2")   # the bot's turn
-                if bot_answered is None:
-                    bot_answered = time.monotonic() - killed
-            assert bot_answered is not None and bot_answered <= 5.0, bot_answered
-            record = c2.record(game.game_id)
-            assert dominion.is_over(dominion.replay(record))
-    finally:
-        if p1.poll() is None:
-            stop(p1)
-        stop(p2)
+                continue
+            wait_for(my_turn, 10, "the bot's answer on server 2")   # the bot's turn
+            if bot_answered is None:
+                bot_answered = time.monotonic() - killed
+        assert bot_answered is not None and bot_answered <= 5.0, bot_answered
+        record = c2.record(game.game_id)
+        assert dominion.is_over(dominion.replay(record))
 
 
 def test_shared_needs_postgres_and_a_server_alone_excludes_shared_ones(tmp_path, pg_url):
@@ -210,37 +205,29 @@ def test_per_client_limits_are_counted_in_the_database_for_all_servers(pg_url):
     header from a trusted proxy)."""
     limits = ("--max-games", "3", "--max-games-per-client", "2",
               "--max-creates-per-minute", "2", "--trusted-proxy", "127.0.0.1")
-    (p1, t1), (p2, t2) = (start_serve("--no-web", "--shared", "--db", pg_url, *limits)
-                          for _ in range(2))
-    try:
-        with connect(t1) as c1, connect(t2) as c2:
-            c1.wait_ready(10)
-            c2.wait_ready(10)
+    with two_servers(pg_url, *limits) as ((_, _, c1), (_, _, c2)):
 
-            def create(client, who, bots=False):
-                request = pb.CreateGameRequest(seats=[
-                    pb.SeatSpec(name=n, bot="big-money" if bots else "") for n in "AB"])
-                return client.stub.CreateGame(request, metadata=(("x-forwarded-for", who),))
+        def create(client, who, bots=False):
+            request = pb.CreateGameRequest(seats=[
+                pb.SeatSpec(name=n, bot="big-money" if bots else "") for n in "AB"])
+            return client.stub.CreateGame(request, metadata=(("x-forwarded-for", who),))
 
-            def refused_with(client, who, words, bots=False):
-                with pytest.raises(grpc.RpcError) as info:
-                    create(client, who, bots)
-                assert info.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
-                assert words in info.value.details(), info.value.details()
+        def refused_with(client, who, words, bots=False):
+            with pytest.raises(grpc.RpcError) as info:
+                create(client, who, bots)
+            assert info.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+            assert words in info.value.details(), info.value.details()
 
-            create(c1, "10.0.0.1")
-            create(c2, "10.0.0.1")
-            refused_with(c1, "10.0.0.1", "you have 2 games in progress")
-            # All-bot games end as they are created: over, but created this minute.
-            assert create(c1, "10.0.0.2", bots=True).game_id
-            assert create(c2, "10.0.0.2", bots=True).game_id
-            refused_with(c1, "10.0.0.2", "at most 2 games a minute", bots=True)
-            create(c1, "10.0.0.3")
-            refused_with(c2, "10.0.0.4", "maximum of 3 games")
-            assert len(c1.list_games(include_finished=True)) == 5
-    finally:
-        stop(p1)
-        stop(p2)
+        create(c1, "10.0.0.1")
+        create(c2, "10.0.0.1")
+        refused_with(c1, "10.0.0.1", "you have 2 games in progress")
+        # All-bot games end as they are created: over, but created this minute.
+        assert create(c1, "10.0.0.2", bots=True).game_id
+        assert create(c2, "10.0.0.2", bots=True).game_id
+        refused_with(c1, "10.0.0.2", "at most 2 games a minute", bots=True)
+        create(c1, "10.0.0.3")
+        refused_with(c2, "10.0.0.4", "maximum of 3 games")
+        assert len(c1.list_games(include_finished=True)) == 5
 
 
 def children_of(pid: int) -> list:
@@ -329,54 +316,45 @@ def test_clients_with_two_servers_move_to_the_other_when_one_is_killed(pg_url):
     from tests.service.test_serve_command import ENV, ROOT
     from tests.service.test_service_soak import RecordingSeat
 
-    (p1, t1), (p2, t2) = shared_server(pg_url), shared_server(pg_url)
-    both = f"{t1},{t2}"
-    try:
-        with connect(t1) as c1, connect(both) as lib:
-            lib.wait_ready(10)
-            assert lib.target == t1
-            game = c1.create_game(["A", "B"], kingdom="First Game", seed=1)
-            seats = {s: RecordingSeat(lib, game.game_id, game.tokens[s]) for s in (0, 1)}
-            results = {}
-            threads = [threading.Thread(target=lambda s=s: results.__setitem__(
-                s, play_seat(seats[s], SlowBigMoney(s), 30)), daemon=True) for s in (0, 1)]
-            against_bot = [c1.create_game(["Me", "Bot"], bots={1: "big-money"},
-                                          kingdom="First Game", first_player=0)
-                           for _ in range(2)]
-            bot_class = "tests.service.test_serve_shared:SlowBigMoney"
-            commands = [
-                [sys.executable, "-m", "dominion_client.cli", "bot", "--server", t1, "--server",
-                 t2, "--game", against_bot[0].game_id, "--token", against_bot[0].tokens[0],
-                 "--bot", bot_class],
-                [sys.executable, "examples/network_bot.py", both, against_bot[1].game_id,
-                 against_bot[1].tokens[0], bot_class]]
-            procs = [subprocess.Popen(c, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                      text=True, cwd=ROOT, env=ENV) for c in commands]
-            for t in threads:
-                t.start()
-            wait_for(lambda: all(len(s.acknowledged) > 20 for s in seats.values()), 20,
-                     "the seats playing on server 1")
-            p1.send_signal(signal.SIGKILL)
-            p1.wait(10)
-            for t in threads:
-                t.join(60)
-            assert len(results) == 2, "a seat did not finish its game"
-            assert lib.target == t2
-            record = lib.record(game.game_id)
-            assert dominion.is_over(dominion.replay(record))
-            for seat_no, seat in seats.items():
-                for sequence, answer in seat.acknowledged:
-                    stored_seat, stored = record.answers[sequence]
-                    assert stored_seat == seat_no
-                    assert stored == (tuple(answer) if not isinstance(answer, dominion.Move)
-                                      else answer)
-            for proc in procs:
-                out, err = proc.communicate(timeout=60)
-                assert proc.returncode == 0, err
-                assert "scores" in out, out
-            for g in against_bot:
-                assert dominion.is_over(dominion.replay(lib.record(g.game_id)))
-    finally:
-        if p1.poll() is None:
-            stop(p1)
-        stop(p2)
+    with two_servers(pg_url) as ((p1, t1, c1), (_, t2, _)), connect(f"{t1},{t2}") as lib:
+        both = f"{t1},{t2}"
+        lib.wait_ready(10)
+        assert lib.target == t1
+        game = c1.create_game(["A", "B"], kingdom="First Game", seed=1)
+        seats = {s: RecordingSeat(lib, game.game_id, game.tokens[s]) for s in (0, 1)}
+        results = {}
+        threads = [threading.Thread(target=lambda s=s: results.__setitem__(
+            s, play_seat(seats[s], SlowBigMoney(s), 30)), daemon=True) for s in (0, 1)]
+        against_bot = [c1.create_game(["Me", "Bot"], bots={1: "big-money"},
+                                      kingdom="First Game", first_player=0)
+                       for _ in range(2)]
+        bot_class = "tests.service.test_serve_shared:SlowBigMoney"
+        commands = [
+            [sys.executable, "-m", "dominion_client.cli", "bot", "--server", t1, "--server",
+             t2, "--game", against_bot[0].game_id, "--token", against_bot[0].tokens[0],
+             "--bot", bot_class],
+            [sys.executable, "examples/network_bot.py", both, against_bot[1].game_id,
+             against_bot[1].tokens[0], bot_class]]
+        procs = [subprocess.Popen(c, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                  text=True, cwd=ROOT, env=ENV) for c in commands]
+        for t in threads:
+            t.start()
+        wait_for(lambda: all(len(s.acknowledged) > 20 for s in seats.values()), 20,
+                 "the seats playing on server 1")
+        p1.send_signal(signal.SIGKILL)
+        p1.wait(10)
+        for t in threads:
+            t.join(60)
+        assert len(results) == 2, "a seat did not finish its game"
+        assert lib.target == t2
+        record = lib.record(game.game_id)
+        assert dominion.is_over(dominion.replay(record))
+        for seat_no, seat in seats.items():
+            seat.check_in(record, seat_no)
+        for proc in procs:
+            out, err = proc.communicate(timeout=60)
+            assert proc.returncode == 0, err
+            assert "scores" in out, out
+        for g in against_bot:
+            assert dominion.is_over(dominion.replay(lib.record(g.game_id)))
+
