@@ -112,13 +112,20 @@ class Answering:
     async def catch_up(self, game: Game) -> bool:
         """Shared: apply the answers other servers stored past those this server holds (and
         their end, when one ended the game as abandoned); True when the game changed. Caller
-        holds the game's lock."""
+        holds the game's lock. UNAVAILABLE (ServiceError) when the database cannot be read."""
         if not self.shared or game.id in self.table.broken:
             return False
         game.behind = False
         state = game.state
-        found = await self.writer.read(self.writer.storage.answers_after, game.id,
-                                       dominion.decision_number(state))
+        try:
+            found = await self.writer.read(self.writer.storage.answers_after, game.id,
+                                           dominion.decision_number(state))
+        except Exception:  # the database is away: still behind, and the caller is told
+            game.behind = True
+            log.warning("game %s could not be read from the database", game.id, exc_info=True)
+            raise ServiceError(grpc.StatusCode.UNAVAILABLE,
+                               f"game {game.id} could not be read from the database; try "
+                               "again") from None
         if found is None:
             return False
         _, _, abandoned, rows = found
@@ -168,13 +175,13 @@ class Answering:
             todo = items
             for _ in range(SHARED_ATTEMPTS if self.shared else 1):
                 for game in {id(i.game): i.game for i in todo if i.game.behind}.values():
-                    await self.catch_up(game)
+                    await self._caught_up(game)   # when it fails, the database still decides
                 again = await self._try_apply(todo)
                 if not self.shared:
                     break
                 todo = []
                 for item in again:
-                    if await self.catch_up(item.game):
+                    if await self._caught_up(item.game):
                         item.error = None
                         todo.append(item)
                 if not todo:
@@ -224,6 +231,13 @@ class Answering:
                 if item.applied is not None:
                     item.applied()
         return stale
+
+    async def _caught_up(self, game: Game) -> bool:
+        """`catch_up`, False when the database cannot be read (nothing changed)."""
+        try:
+            return await self.catch_up(game)
+        except ServiceError:
+            return False
 
     def _stepped(self, item: Pending) -> dominion.State:
         """The state ``item``'s answer leads its game to, or ServiceError changing nothing.

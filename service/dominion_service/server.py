@@ -161,7 +161,14 @@ class DominionService(pb_grpc.DominionServiceServicer):
         if game is not None:
             return game
         if self.sharing is not None and game_id not in table.broken:
-            stored = await self.writer.read(self.storage.load_game, game_id)
+            try:
+                stored = await self.writer.read(self.storage.load_game, game_id)
+            except Exception:  # the database is away
+                log.warning("game %s could not be read from the database", game_id,
+                            exc_info=True)
+                raise ServiceError(grpc.StatusCode.UNAVAILABLE,
+                                   f"game {game_id} could not be read from the database; "
+                                   "try again") from None
             game = table.held(game_id)   # read meanwhile by another call
             if game is not None:
                 return game
