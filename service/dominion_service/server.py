@@ -96,6 +96,8 @@ class DominionService(pb_grpc.DominionServiceServicer):
         with the history), then let bots that are to answer play on. A game that cannot be
         served is reported (`broken`, with the reason) and kept in the database."""
         table = self.table
+        if self.sharing is not None:
+            await self.sharing.listen()
         for g in await self.writer.call(lambda: list(self.storage.load_games())):
             game = table.revive(g)
             if game is not None:
@@ -155,6 +157,11 @@ class DominionService(pb_grpc.DominionServiceServicer):
         """The game ``game_id``: one being played, or one over (its record read again if it
         is not among the recent ones). Shared: a game this server does not hold is read from
         the database."""
+        game = await self._find_game(game_id)
+        game.last_use = time.monotonic()
+        return game
+
+    async def _find_game(self, game_id: str) -> Game:
         table = self.table
         table.check_id(game_id)
         game = table.held(game_id)
@@ -185,7 +192,7 @@ class DominionService(pb_grpc.DominionServiceServicer):
             game = table.revive(stored) if stored is not None else None
             if game is None:
                 table.finished.pop(game_id, None)
-                return await self._game(game_id)
+                return await self._find_game(game_id)
             table.remember(game)
             return game
         raise table.refuse_missing(game_id)

@@ -8,13 +8,17 @@ of the others, and the leases on the server bots.
   others at their next use. A game this server does not know is read when first asked for.
 - **Bot leases.** Every `LEASE_EVERY` seconds the server renews its leases and takes over those
   expired (a server that died or stopped): their games catch up and their bots play on here.
+- **Forgetting.** A game the others play and nobody here has asked for in `FORGET_AFTER`
+  seconds (no stream follows it, its bots are not played here) is dropped from memory, and
+  read again from the database if it is asked for: a server holds the games it serves, not
+  every game the others play.
 """
 from __future__ import annotations
 
 import asyncio
 import logging
 import time
-from typing import Awaitable, Callable
+from typing import Awaitable, Callable, Optional
 
 import dominion
 
@@ -24,6 +28,7 @@ from .table import Game, GameTable
 log = logging.getLogger("dominion_service")
 
 LEASE_EVERY = 1.0   # seconds between renewals (a lease lasts storage_pg.LEASE_SECONDS)
+FORGET_AFTER = 60.0   # seconds unused here after which a game played elsewhere is dropped
 
 
 class Sharing:
@@ -36,13 +41,22 @@ class Sharing:
         self._loop = None
         self._tasks: set = set()
         self._leasing = None
+        self._early: Optional[list] = None
         self._renewed = 0.0           # time.monotonic() of the last renewal that went through
 
-    async def start(self) -> None:
-        """Listen to the other servers, take this server's first leases and play their bots;
-        from then on renew them every `LEASE_EVERY` seconds."""
+    async def listen(self) -> None:
+        """Listen to the other servers (before the games are loaded: nothing stored after it
+        is missed)."""
         self._loop = asyncio.get_running_loop()
-        self.storage.listen(self._told_threadsafe)
+        self._early = []   # what is told while the games load, told again after (`start`)
+        await self.answering.writer.read(self.storage.listen, self._told_threadsafe)
+
+    async def start(self) -> None:
+        """Take this server's first leases and play their bots; from then on renew them every
+        `LEASE_EVERY` seconds."""
+        early, self._early = self._early, None
+        for game_id, number in early:
+            self.told(game_id, number)
         await self._renew()
         self._leasing = asyncio.ensure_future(self._lease_forever())
 
@@ -71,6 +85,9 @@ class Sharing:
     def told(self, game_id, number: int) -> None:
         """Another server stored answer ``number`` of ``game_id`` (-1: ended the game as
         abandoned); ``game_id`` None: anything may have changed (listening was cut)."""
+        if self._early is not None:   # the games are being loaded
+            self._early.append((game_id, number))
+            return
         if game_id is None:
             for game in list(self.table.playing.values()):
                 self._behind(game)
@@ -79,8 +96,9 @@ class Sharing:
         if game is not None:
             if number < 0 or number >= dominion.decision_number(game.state):
                 self._behind(game)
-        elif self.table.held(game_id) is None and game_id not in self.table.broken:
-            self._spawn(self._learn(game_id))   # a game new to this server: read it
+        elif number == 0 and self.table.held(game_id) is None \
+                and game_id not in self.table.broken:
+            self._spawn(self._learn(game_id))   # a new game (its first number): read it
 
     def _behind(self, game: Game) -> None:
         game.behind = True
@@ -118,6 +136,20 @@ class Sharing:
         while not self.answering.stopping.is_set():
             await asyncio.sleep(LEASE_EVERY)
             await self._renew()
+            self.forget(FORGET_AFTER)
+
+    def forget(self, after: float) -> int:
+        """Drop the games played elsewhere (behind) that nobody here has used for ``after``
+        seconds: no stream follows them, no answer is being applied, their bots are not
+        played here. Returns how many."""
+        now = time.monotonic()
+        idle = [game for game in self.table.playing.values()
+                if game.behind and now - game.last_use > after and not game.watchers
+                and not game.refreshing and not game.lock.locked()
+                and not self.answering.plays_bots(game)]
+        for game in idle:
+            del self.table.playing[game.id]
+        return len(idle)
 
     async def _renew(self) -> None:
         from .storage_pg import LEASE_SECONDS

@@ -483,7 +483,11 @@ class PostgresStorage:
         """Call ``told(game_id, number)`` (in a thread of its own) for every answer another
         server stores (number -1: a game ended as abandoned), and ``told(None, -1)`` each time
         the listening connection is made again after a failure: anything may have changed
-        meanwhile. Runs until `close`."""
+        meanwhile. Runs until `close`. Returns once listening (so that nothing stored after
+        it returns is missed); StorageError when the first connection fails."""
+        listening = threading.Event()
+        first_error: list = []
+
         def run() -> None:
             failed = False
             while not self._closing.is_set():
@@ -491,6 +495,7 @@ class PostgresStorage:
                     with psycopg.connect(self._url, autocommit=True,
                                          connect_timeout=self._connect_timeout) as conn:
                         conn.execute(f"LISTEN {CHANNEL}")
+                        listening.set()
                         if failed:
                             told(None, -1)
                             failed = False
@@ -502,12 +507,20 @@ class PostgresStorage:
                                     game_id, _, number = item.rpartition(":")
                                     told(game_id, int(number))
                 except (psycopg.Error, OSError, ValueError) as e:
+                    if not listening.is_set():
+                        first_error.append(self._scrub(str(e).strip()))
+                        listening.set()
+                        return
                     failed = True
                     log.warning("listening for other servers' answers failed (%s); again "
                                 "in a second", self._scrub(str(e).strip()))
                     self._closing.wait(1.0)
         self._listener = threading.Thread(target=run, name="dominion-listen", daemon=True)
         self._listener.start()
+        listening.wait()
+        if first_error:
+            raise StorageError(f"{self.path}: cannot listen for the other servers' answers "
+                               f"({first_error[0]})")
 
     def _announce(self, conn: psycopg.Connection, stored: list) -> None:
         """Shared: tell the other servers, at this transaction's commit, of the answers

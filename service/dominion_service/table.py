@@ -113,6 +113,7 @@ class Game:
         # before the next use), and a catching up is scheduled (`sharing.Sharing`).
         self.behind = False
         self.refreshing = False
+        self.last_use = now           # `time.monotonic()` of the last request for it
 
     def publish(self, state: dominion.State) -> None:
         """Make ``state`` current and wake every stream that follows the game."""

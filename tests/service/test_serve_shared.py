@@ -358,3 +358,30 @@ def test_clients_with_two_servers_move_to_the_other_when_one_is_killed(pg_url):
         for g in against_bot:
             assert dominion.is_over(dominion.replay(lib.record(g.game_id)))
 
+
+
+def test_a_game_played_elsewhere_is_forgotten_when_unused_and_read_again_when_asked(
+        pg_url, kingdom, monkeypatch):
+    """Two shared servers in this process: a game created on the first, which the second
+    learns of; played through the first, it is behind on the second, which forgets it once
+    unused (no stream follows it) and reads it again, caught up, when asked for."""
+    from dominion_service import sharing
+    from dominion_service.local import LocalServer
+    from dominion_service.storage import open_storage
+
+    monkeypatch.setattr(sharing, "FORGET_AFTER", 0.5)
+    with LocalServer(open_storage(pg_url, shared=True)) as one, \
+            LocalServer(open_storage(pg_url, shared=True)) as two, \
+            connect(one.target) as c1, connect(two.target) as c2:
+        game = c1.create_game(["A", "B"], kingdom=kingdom, seed=4)
+        wait_for(lambda: game.game_id in two.service.games, 5, "the second server to learn it")
+        bots = {s: dominion.bots.make_bot("big-money", s) for s in (0, 1)}
+        for _ in range(6):
+            seat_no = c1.spectate(game.game_id).view_message().waiting_for
+            seat = c1.seat(game.game_id, game.tokens[seat_no])
+            view = seat.view_message()
+            seat.answer(view.decision, answer_for(bots, seat_no, view_from_pb(view)))
+        wait_for(lambda: game.game_id not in two.service.games, 5, "the second to forget it")
+        assert game.game_id in one.service.games   # the first serves it: a stream follows
+        assert c2.spectate(game.game_id).view_message().sequence == 6
+        assert game.game_id in two.service.games
