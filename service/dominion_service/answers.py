@@ -138,6 +138,7 @@ class Answering:
         except Exception as e:  # a record this server cannot follow: not served from here on
             self.table.report_broken(game.id, f"its stored answers cannot be followed: "
                                               f"{short(str(e), 200)}")
+            self.table.playing.pop(game.id, None)
             return False
         changed = state is not game.state
         if changed:
