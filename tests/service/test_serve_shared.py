@@ -10,6 +10,7 @@ import signal
 import socket
 import threading
 import time
+import urllib.request
 from pathlib import Path
 
 import grpc
@@ -249,11 +250,16 @@ def bot_lease_owners(pg_url) -> set:
 
 
 def test_processes_share_one_port_and_one_database_and_a_killed_one_is_replaced(pg_url):
-    """`dominion serve --processes 2`: one port, two processes (the games created through
-    16 connections have their bots played by both: two lease owners), any game served through
-    any connection; a process killed is started again and the service goes on."""
-    proc, target = start_serve("--no-web", "--processes", "2", "--db", pg_url)
+    """`dominion serve --processes 2`: one gRPC port and one web port (the page served), two
+    processes (the games created through 16 connections have their bots played by both: two
+    lease owners), any game served through any connection; a process killed is started again
+    and the service goes on."""
+    proc, target = start_serve("--processes", "2", "--db", pg_url)
     try:
+        page = proc.stdout.readline().split(" on ", 1)[1].strip()
+        for _ in range(4):   # the web door too, on one port
+            with urllib.request.urlopen(page, timeout=10) as reply:
+                assert b"app.js" in reply.read()
         children = children_of(proc.pid)
         assert len(children) == 2, children
         games = []
