@@ -68,7 +68,9 @@ class DominionService(pb_grpc.DominionServiceServicer):
         self.stopping = asyncio.Event()   # set at shutdown: streams end UNAVAILABLE (retry)
         self.answering = Answering(self.table, self.writer, self.stopping)
         self.streams = Streams(self._fresh_game, self.answering, self.stopping,
-                               options.stream_stall_timeout)
+                               options.stream_stall_timeout,
+                               self._fresh_games if self.answering.shared else None,
+                               self._game)
         # Servers sharing a PostgreSQL database (--shared): what they tell each other.
         self.sharing = Sharing(self.table, self.answering, self._game) \
             if self.answering.shared else None
@@ -205,6 +207,12 @@ class DominionService(pb_grpc.DominionServiceServicer):
             async with game.lock:
                 await self.answering.catch_up(game)
         return game
+
+    async def _fresh_games(self, game_ids: list) -> None:
+        """`_fresh_game` for many games at once (the seats a PlaySeats message adds); a game
+        that cannot be found is left for the caller to find and refuse."""
+        await asyncio.gather(*(self._fresh_game(game_id) for game_id in set(game_ids)),
+                             return_exceptions=True)
 
     @staticmethod
     def _seat(game: Game, context, required: bool) -> Optional[int]:

@@ -391,3 +391,36 @@ def test_a_game_played_elsewhere_is_forgotten_when_unused_and_read_again_when_as
         assert game.game_id in one.service.games   # the first serves it: a stream follows
         assert c2.spectate(game.game_id).view_message().sequence == 6
         assert game.game_id in two.service.games
+
+
+def test_play_seats_on_one_server_plays_games_created_and_answered_on_another(pg_url):
+    """Four seats of two games created on server 1, added in one PlaySeats message on server 2
+    (their games read and caught up together) after each game's first answers went through
+    server 1: every game ends, and its record is the same on both servers."""
+    import asyncio
+
+    from dominion_client.aio import AsyncClient
+    from dominion_client.botrunner import play_seats_async
+
+    with two_servers(pg_url) as ((_, t1, c1), (_, t2, c2)):
+        games = [c1.create_game(["A", "B"], kingdom="First Game", seed=20 + i) for i in range(2)]
+        bots = {s: dominion.bots.make_bot("big-money", s) for s in (0, 1)}
+        for game in games:   # a few answers through server 1 first
+            for _ in range(3):
+                seat_no = c1.spectate(game.game_id).view_message().waiting_for
+                seat = c1.seat(game.game_id, game.tokens[seat_no])
+                view = seat.view_message()
+                seat.answer(view.decision, answer_for(bots, seat_no, view_from_pb(view)))
+
+        async def play():
+            async with AsyncClient(t2) as client:
+                return await play_seats_async(client, [
+                    (g.game_id, g.tokens[s], dominion.bots.make_bot("big-money", s))
+                    for g in games for s in (0, 1)])
+
+        results = asyncio.run(play())
+        assert len(results) == 4 and all(r is not None for r in results)
+        for game in games:
+            record = c2.record(game.game_id)
+            assert record == c1.record(game.game_id)
+            assert dominion.is_over(dominion.replay(record))
