@@ -17,7 +17,6 @@ from typing import AsyncIterator, Optional
 import grpc
 
 from dominion_proto import dominion_pb2 as pb
-from dominion_proto import dominion_pb2_grpc as pb_grpc
 
 from .client import (_STATUS, RECONNECT, channel_args, TOKEN_METADATA, AnswerRefused, DecisionTracker,
                      GameResult, PendingDecision, PlayStreamEnded, Servers, server_addresses)
