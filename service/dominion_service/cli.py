@@ -246,7 +246,8 @@ def run_processes(args) -> int:
                           f"{child.returncode}); starting another", file=sys.stderr,
                           flush=True)
                     children[i] = start_child(argv)
-                    child_ready(children[i], args.no_web)
+                    if not child_ready(children[i], args.no_web):
+                        time.sleep(1.0)   # it could not start: the next try a second later
     finally:
         for child in children:
             if child.poll() is None:
