@@ -40,11 +40,12 @@ KINGDOM = ("Cellar", "Chapel", "Moat", "Village", "Workshop", "Gardens", "Militi
            "Throne Room", "Witch")
 
 
-def start_server(db: str) -> tuple:
-    """``dominion serve`` on a free port; returns (process, "host:port")."""
+def start_server(db: str, *extra: str) -> tuple:
+    """``dominion serve`` on a free port (``extra``: more of its options); returns (process,
+    "host:port")."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "dominion_client.cli", "serve", "--port", "0", "--no-web",
-         "--db", db,
+         "--db", db, *extra,
          # seeded games, and more games at once from one client than a public server allows
          "--allow-seed", "--max-games-per-client", "100000", "--max-creates-per-minute",
          "100000"],
@@ -92,27 +93,43 @@ def worker(target, seats, bot, ready, go, results, per_seat=False) -> None:
         results.put(f"{type(e).__name__}: {e}")
 
 
-def play_games(client, target: str, server_pid: int, count: int, players: int, bot: str,
+async def play_split(targets: tuple, seats: list, bot: str, per_seat: bool = False) -> None:
+    """`play_seats` with the games split evenly among several servers of the same database
+    (``dominion serve --shared``): a game's seats all on one of them, a connection to each."""
+    games = list(dict.fromkeys(game_id for game_id, _, _ in seats))
+    server = {game_id: i % len(targets) for i, game_id in enumerate(games)}
+    await asyncio.gather(*(
+        play_seats(target, [s for s in seats if server[s[0]] == i], bot, per_seat=per_seat)
+        for i, target in enumerate(targets)))
+
+
+def play_games(client, target, server_pid, count: int, players: int, bot: str,
                seed: int, procs: int, per_seat: bool = False) -> tuple:
-    """Play ``count`` games at once; returns (answers, seconds, server CPU s, client CPU s)."""
+    """Play ``count`` games at once; returns (answers, seconds, server CPU s, client CPU s).
+    ``target`` and ``server_pid`` may be tuples: several servers of one database, the games
+    split among them (`play_split`; one client process), their CPU added up."""
+    pids = server_pid if isinstance(server_pid, tuple) else (server_pid,)
+    targets = target if isinstance(target, tuple) else (target,)
+    if procs > 1 and len(targets) > 1:
+        raise ValueError("several servers are played from one client process")
     games = [client.create_game(players, kingdom=KINGDOM, seed=seed + i) for i in range(count)]
     seats = [(g.game_id, s, t) for g in games for s, t in g.tokens.items()]
     if procs <= 1:
-        server_before = cpu_seconds(server_pid)
+        server_before = sum(map(cpu_seconds, pids))
         clients_before = sum(os.times()[:2])
         start = time.perf_counter()
-        asyncio.run(play_seats(target, seats, bot, per_seat=per_seat))
+        asyncio.run(play_split(targets, seats, bot, per_seat))
         seconds = time.perf_counter() - start
         clients = sum(os.times()[:2]) - clients_before
     else:
         ctx = multiprocessing.get_context("spawn")
         ready, go, results = ctx.Barrier(procs + 1), ctx.Event(), ctx.Queue()
-        workers = [ctx.Process(target=worker, args=(target, seats[i::procs], bot, ready, go,
+        workers = [ctx.Process(target=worker, args=(targets[0], seats[i::procs], bot, ready, go,
                                                     results, per_seat)) for i in range(procs)]
         for w in workers:
             w.start()
         ready.wait()
-        server_before = cpu_seconds(server_pid)
+        server_before = sum(map(cpu_seconds, pids))
         start = time.perf_counter()
         go.set()
         outcomes = [results.get() for _ in workers]
@@ -123,7 +140,7 @@ def play_games(client, target: str, server_pid: int, count: int, players: int, b
         if errors:
             raise SystemExit(f"a client failed: {errors[0]}")
         clients = sum(outcomes)
-    server = cpu_seconds(server_pid) - server_before
+    server = sum(map(cpu_seconds, pids)) - server_before
     answers = sum(len(client.record(g.game_id).answers) for g in games)
     return answers, seconds, server, clients
 

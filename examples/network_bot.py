@@ -3,6 +3,10 @@ built-in name, a strategy file, or a class such as examples.smithy_bot:SmithyBot
 
     python examples/network_bot.py HOST:PORT GAME_ID SEAT_TOKEN [BOT]
 
+HOST:PORT may name several servers of the same games, separated by commas
+(a:50051,b:50051, servers started with `dominion serve --shared`): the bot moves to the next
+when one stops answering, and goes on from the next event.
+
 It uses the Python client library (`dominion_client`); a program in another language does the
 same with the .proto: stream its seat's decisions, answer each with its sequence number.
 """

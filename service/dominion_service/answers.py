@@ -20,6 +20,15 @@ Ordering guarantees (what every caller relies on):
    one write, and applies the others one by one as their locks come free.
 6. **Never half done.** Callers shield `apply` from their client hanging up (or run it as a
    task no stream cancels): an answer stored is always made current.
+
+Servers sharing a PostgreSQL database (``--shared``, `shared`): a game held here may be behind
+the database, where other servers store answers too. The database decides (answer N is stored
+only while the game has N answers), so an answer checked against a state that is behind is
+never stored; an answer refused or not stored here is checked again after catching up from the
+table (`catch_up`: the answers past those held, stepped in order), so that its outcome is
+that of the game as stored (ABORTED for a decision another server's answer took). A game that
+another server said it changed (`Game.behind`) is caught up before an answer is checked. The
+server bots of a game are played by the one server holding its lease (`leased`).
 """
 from __future__ import annotations
 
@@ -37,12 +46,14 @@ from dominion_proto import dominion_pb2 as pb
 from .convert import AnswerShapeError, answer_from_pb
 from .limits import ServiceError, short
 from .search_seats import SearchSeats
+from .storage import AnswerConflict, answer_from_json
 from .table import Game, GameTable, abandoned_message, bot_seed
 from .writer import GroupWriter
 
 log = logging.getLogger("dominion_service")
 
 NO_SEQUENCE = "Answer.sequence is required: the Decision.sequence you answer"
+SHARED_ATTEMPTS = 5   # tries of one answer, catching up in between (servers sharing a database)
 
 
 class Pending:
@@ -93,6 +104,53 @@ class Answering:
         self.writer = writer
         self.stopping = stopping
         self.in_flight = InFlight()
+        self.shared = bool(getattr(writer.storage, "shared", False))
+        # Shared: the games whose server bots this server plays (their leases); else None
+        # (every game's).
+        self.leased: Optional[set] = set() if self.shared else None
+
+    def plays_bots(self, game: Game) -> bool:
+        return bool(game.bots) and (self.leased is None or game.id in self.leased)
+
+    async def catch_up(self, game: Game) -> bool:
+        """Shared: apply the answers other servers stored past those this server holds (and
+        their end, when one ended the game as abandoned); True when the game changed. Caller
+        holds the game's lock. UNAVAILABLE (ServiceError) when the database cannot be read."""
+        if not self.shared or game.id in self.table.broken:
+            return False
+        game.behind = False
+        state = game.state
+        try:
+            found = await self.writer.read(self.writer.storage.answers_after, game.id,
+                                           dominion.decision_number(state))
+        except Exception:  # the database is away: still behind, and the caller is told
+            game.behind = True
+            log.warning("game %s could not be read from the database", game.id, exc_info=True)
+            raise ServiceError(grpc.StatusCode.UNAVAILABLE,
+                               f"game {game.id} could not be read from the database; try "
+                               "again") from None
+        if found is None:
+            return False
+        _, _, abandoned, rows = found
+        try:
+            for number, seat, text in rows:
+                if number != dominion.decision_number(state):
+                    raise ValueError(f"answer {number} stored where "
+                                     f"{dominion.decision_number(state)} was expected")
+                state = dominion.step(state, answer_from_json(text), seat)
+        except Exception as e:  # a record this server cannot follow: not served from here on
+            self.table.report_broken(game.id, f"its stored answers cannot be followed: "
+                                              f"{short(str(e), 200)}")
+            self.table.playing.pop(game.id, None)
+            return False
+        changed = state is not game.state
+        if changed:
+            self.publish(game, state)
+        if abandoned and not game.abandoned:
+            game.abandoned = changed = True
+            self.table.retire(game)
+            game.publish(game.state)   # its streams see that it ended
+        return changed
 
     async def apply(self, items: list) -> None:
         """Apply each answer of ``items`` (`Pending`) or record why not, keeping the module's
@@ -113,32 +171,26 @@ class Answering:
 
     async def _apply_locked(self, items: list) -> None:
         """Check, step, store and publish ``items``, whose games' locks this call holds (and
-        releases: first those of games without server bots, the others after their bots)."""
+        releases: first those of games without server bots, the others after their bots).
+        Shared: an answer refused or not stored is tried again once its game has caught up
+        with the database, for as long as catching up finds something new."""
         held = list(items)
         try:
-            stepped = []
-            for item in items:
-                try:
-                    stepped.append((item, self._stepped(item)))
-                except ServiceError as e:
-                    item.error = e
-                except Exception:  # a fault of the server: the answer still gets an outcome
-                    item.error = _internal(item)
-            if stepped:
-                try:
-                    errors = await self.writer.write_rows([answer_row(item.game, new, item.seat)
-                                                           for item, new in stepped])
-                except Exception as e:  # a fault of the write itself: none is stored
-                    errors = [e] * len(stepped)
-                for (item, new), error in zip(stepped, errors):
-                    if error is not None:
-                        item.error = not_stored(item.game, new, error)
-                        continue
-                    self.publish(item.game, new)
-                    item.stored = True
-                    if item.applied is not None:
-                        item.applied()
-            for item in [i for i in held if not (i.stored and i.game.bots)]:
+            todo = items
+            for _ in range(SHARED_ATTEMPTS if self.shared else 1):
+                for game in {id(i.game): i.game for i in todo if i.game.behind}.values():
+                    await self._caught_up(game)   # when it fails, the database still decides
+                again = await self._try_apply(todo)
+                if not self.shared:
+                    break
+                todo = []
+                for item in again:
+                    if await self._caught_up(item.game):
+                        item.error = None
+                        todo.append(item)
+                if not todo:
+                    break
+            for item in [i for i in held if not (i.stored and self.plays_bots(i.game))]:
                 item.after = _position(item.game.state)
                 held.remove(item)
                 item.game.lock.release()
@@ -151,6 +203,45 @@ class Answering:
         finally:
             for item in held:   # only when this call was stopped mid-way
                 item.game.lock.release()
+
+    async def _try_apply(self, items: list) -> list:
+        """Check, step, store and publish ``items`` (their games' locks held); returns those
+        refused or not stored because their game may be behind the database (shared)."""
+        stepped, stale = [], []
+        for item in items:
+            try:
+                stepped.append((item, self._stepped(item)))
+            except ServiceError as e:
+                item.error = e
+                stale.append(item)
+            except Exception:  # a fault of the server: the answer still gets an outcome
+                item.error = _internal(item)
+        if stepped:
+            try:
+                errors = await self.writer.write_rows([answer_row(item.game, new, item.seat)
+                                                       for item, new in stepped])
+            except Exception as e:  # a fault of the write itself: none is stored
+                errors = [e] * len(stepped)
+            for (item, new), error in zip(stepped, errors):
+                if error is not None:
+                    if self.shared and isinstance(error, AnswerConflict):
+                        item.error = taken_elsewhere(new)
+                        stale.append(item)
+                    else:
+                        item.error = not_stored(item.game, new, error)
+                    continue
+                self.publish(item.game, new)
+                item.stored = True
+                if item.applied is not None:
+                    item.applied()
+        return stale
+
+    async def _caught_up(self, game: Game) -> bool:
+        """`catch_up`, False when the database cannot be read (nothing changed)."""
+        try:
+            return await self.catch_up(game)
+        except ServiceError:
+            return False
 
     def _stepped(self, item: Pending) -> dominion.State:
         """The state ``item``'s answer leads its game to, or ServiceError changing nothing.
@@ -196,12 +287,16 @@ class Answering:
 
     async def store_and_publish(self, game: Game, state: dominion.State, seat: int) -> None:
         """Store the answer that led to ``state`` (durably), then make ``state`` current; or
-        raise UNAVAILABLE changing nothing. Caller holds the game's lock."""
+        raise UNAVAILABLE changing nothing. Caller holds the game's lock. Shared: when
+        another server stored an answer to that decision first, the game catches up with the
+        database instead."""
         try:
             (error,) = await self.writer.write_rows([answer_row(game, state, seat)])
         except Exception as e:  # a fault of the write itself: not stored either
             error = e
         if error is not None:
+            if isinstance(error, AnswerConflict) and await self.catch_up(game):
+                return
             raise not_stored(game, state, error)
         self.publish(game, state)
 
@@ -232,7 +327,10 @@ class Answering:
     async def play_bots(self, game: Game) -> None:
         """Answer for the server's bots for as long as one of them is asked. Caller holds the
         game's lock. A bot's answer that cannot be stored is not applied, and the bots try
-        again a little later (the caller's own answer stands: it was stored)."""
+        again a little later (the caller's own answer stands: it was stored). Shared: only
+        the server holding the game's bot lease plays them."""
+        if not self.plays_bots(game):
+            return
         try:
             await self._play_bots_now(game)
         except ServiceError:
@@ -252,7 +350,8 @@ class Answering:
         while True:
             state = game.state
             decision = dominion.pending(state)
-            if decision is None or decision.player not in game.bots:
+            if decision is None or decision.player not in game.bots \
+                    or not self.plays_bots(game):
                 return
             seat = decision.player
             bot = game.bots[seat]
@@ -286,6 +385,13 @@ def answer_row(game: Game, state: dominion.State, seat: int) -> tuple:
     number = dominion.decision_number(state) - 1
     return (game.id, number, seat, state.answers[number][1], dominion.is_over(state),
             state.turn)
+
+
+def taken_elsewhere(state: dominion.State) -> ServiceError:
+    number = dominion.decision_number(state) - 1
+    return ServiceError(grpc.StatusCode.ABORTED,
+                        f"decision {number} was answered through another server first; your "
+                        "answer was not applied (read the game again)")
 
 
 def not_stored(game: Game, state: dominion.State, error: BaseException) -> ServiceError:

@@ -3,10 +3,13 @@ the ``dominion.commands`` entry point (pyproject.toml), so that the client packa
 the service: the command has ``serve`` exactly when the service is installed."""
 from __future__ import annotations
 
+import argparse
 import asyncio
 import gc
 import signal
+import subprocess
 import sys
+import time
 
 
 def register(sub) -> None:
@@ -36,6 +39,15 @@ def register(sub) -> None:
                         "':memory:' keeps nothing; or a PostgreSQL database, "
                         "postgresql://user@host:port/dbname (password in the URL or in "
                         "PGPASSWORD; docs/scaling.md)")
+    p.add_argument("--shared", action="store_true",
+                   help="serve a PostgreSQL database together with other servers started with "
+                        "--shared (on this machine or others): any of them serves any game "
+                        "(docs/scaling.md)")
+    p.add_argument("--processes", type=int, default=1, metavar="N",
+                   help="run N server processes on the same ports, sharing the PostgreSQL "
+                        "database of --db (--shared is implied): a machine's cores; the "
+                        "system spreads the connections among them (default: 1)")
+    p.add_argument("--reuse-port", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--allow-seed", action="store_true",
                    help="accept a chosen seed in CreateGame (whoever chooses it can compute "
                         "every seat's cards: for tests and tournaments, not in public)")
@@ -151,10 +163,11 @@ def run_serve(args) -> int:
             if not (args.tls_cert and args.tls_key):
                 raise ServeError("--tls-cert and --tls-key go together")
             tls = (args.tls_cert, args.tls_key)
-        storage = open_storage(args.db)
+        storage = open_storage(args.db, args.shared)
         try:
             running = await start_server(storage, args.host, args.port, options,
-                                         None if args.no_web else args.web_port, tls)
+                                         None if args.no_web else args.web_port, tls,
+                                         reuse_port=args.reuse_port)
         except OSError as e:
             storage.close()
             raise ServeError(str(e)) from None
@@ -168,7 +181,8 @@ def run_serve(args) -> int:
         for game_id, reason in running.service.broken.items():
             print(f"dominion serve: game {game_id} is not served: {reason}", file=sys.stderr)
         print(f"Dominion service listening on {args.host}:{running.port}"
-              f"{' (TLS)' if tls else ''} (games: {storage.path}, "
+              f"{' (TLS)' if tls else ''} (games: {storage.path}"
+              f"{', shared with other servers' if args.shared else ''}, "
               f"{len(running.service.games)} in progress, "
               f"{len(running.service.finished)} over)", flush=True)
         if running.web is not None:
@@ -183,8 +197,123 @@ def run_serve(args) -> int:
             check_port(args.web_port, "--web-port")
             if args.web_port == args.port and args.port:
                 raise ServeError(f"--web-port must differ from --port ({args.port})")
+        if args.processes < 1:
+            raise ServeError("--processes must be at least 1")
+        if args.processes > 1:
+            return run_processes(args)
         asyncio.run(serve())
     except (ServeError, StorageError) as e:
         print(f"dominion serve: {e}", file=sys.stderr)
         return 2
     return 0
+
+
+PROCESSES_NEED_POSTGRES = ("--processes needs a PostgreSQL database (--db postgresql://...): a "
+                           "SQLite file is served by one process at a time")
+
+
+def run_processes(args) -> int:
+    """``--processes N``: N server processes on the same ports (SO_REUSEPORT: the system
+    spreads new connections among them), sharing the PostgreSQL database (``--shared``). This
+    process checks what it can say in one line first (the database, ports in use), starts
+    them, says where they listen once all do, starts again one that dies, and stops them all
+    on SIGINT or SIGTERM."""
+    from .server import check_address
+    from .storage import POSTGRES_SCHEMES, open_storage
+
+    if args.db is None or not str(args.db).startswith(POSTGRES_SCHEMES):
+        raise ServeError(PROCESSES_NEED_POSTGRES)
+    storage = open_storage(args.db, shared=True)   # its problems, said once (StorageError)
+    where = storage.path
+    storage.close()
+    ports = []
+    for port in [args.port] + ([] if args.no_web else [args.web_port]):
+        try:
+            check_address(args.host, port)   # a port another program holds is refused
+        except OSError as e:
+            raise ServeError(str(e)) from None
+        ports.append(port or free_port(args.host, ports))
+    argv = child_argv(args, *ports)
+    stop = []
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda *_: stop.append(True))
+    children = [start_child(argv) for _ in range(args.processes)]
+    try:
+        for child in children:
+            if not child_ready(child, args.no_web):
+                raise ServeError(f"a server process could not start (exit code "
+                                 f"{child.wait()}); see its message above")
+        print(f"Dominion service listening on {args.host}:{ports[0]}"
+              f"{' (TLS)' if args.tls_cert else ''} ({args.processes} processes; games: "
+              f"{where}, shared)", flush=True)
+        if not args.no_web:
+            from .web import page_address
+            print(f"Web page, Connect and gRPC-Web on "
+                  f"{page_address(args.host, ports[1], bool(args.tls_cert))}", flush=True)
+        while not stop:
+            time.sleep(0.2)
+            for i, child in enumerate(children):
+                if child.poll() is not None and not stop:
+                    print(f"dominion serve: server process {child.pid} ended (exit code "
+                          f"{child.returncode}); starting another", file=sys.stderr,
+                          flush=True)
+                    children[i] = start_child(argv)
+                    if not child_ready(children[i], args.no_web):
+                        time.sleep(1.0)   # it could not start: the next try a second later
+    finally:
+        for child in children:
+            if child.poll() is None:
+                child.terminate()
+        codes = [child.wait() for child in children]
+    return 0 if all(code == 0 for code in codes) else 1
+
+
+def free_port(host: str, taken: list) -> int:
+    """A free port on ``host`` for all the processes (port 0 asked for), none of ``taken``."""
+    import socket
+    while True:
+        with socket.socket(socket.getaddrinfo(host, 0, type=socket.SOCK_STREAM)[0][0]) as s:
+            s.bind((host, 0))
+            port = s.getsockname()[1]
+        if port not in taken:
+            return port
+
+
+def child_argv(args, port: int, web_port: int = 0) -> list:
+    """The command line of one of the server processes of ``--processes``."""
+    argv = [sys.executable, "-m", "dominion_client.cli", "serve", "--host", args.host,
+            "--port", str(port), "--db", args.db, "--shared", "--reuse-port"]
+    argv += ["--no-web"] if args.no_web else ["--web-port", str(web_port)]
+    if args.allow_seed:
+        argv.append("--allow-seed")
+    if args.tls_cert:
+        argv += ["--tls-cert", args.tls_cert, "--tls-key", args.tls_key]
+    for name in ("max_games", "max_games_per_client", "max_creates_per_minute",
+                 "max_connections", "idle_timeout", "stream_stall_timeout", "abandon_after"):
+        argv += [f"--{name.replace('_', '-')}", repr(getattr(args, name))]
+    for proxy in args.trusted_proxies:
+        argv += ["--trusted-proxy", proxy]
+    return argv
+
+
+def start_child(argv: list) -> subprocess.Popen:
+    return subprocess.Popen(argv, stdout=subprocess.PIPE, text=True,
+                            preexec_fn=_end_with_parent)
+
+
+def _end_with_parent() -> None:
+    """In a server process of ``--processes``: be sent SIGTERM when the process that started
+    it dies, even killed (Linux's PR_SET_PDEATHSIG; elsewhere nothing)."""
+    try:
+        import ctypes
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)   # PR_SET_PDEATHSIG = 1
+    except (OSError, AttributeError):
+        pass
+
+
+def child_ready(child: subprocess.Popen, no_web: bool) -> bool:
+    """Whether a server process says it listens (its lines are read, not repeated)."""
+    ready = "listening on" in child.stdout.readline()
+    if ready and not no_web:
+        child.stdout.readline()
+    return ready

@@ -105,26 +105,33 @@ class CreationLimits:
     def check(self, creator: str, playing) -> None:
         """RESOURCE_EXHAUSTED past the limits, ``playing`` being the games in progress; counts
         this creation against the client's rate."""
-        o = self.options
-        if len(playing) >= o.max_games:
-            raise ServiceError(grpc.StatusCode.RESOURCE_EXHAUSTED,
-                               f"this server holds its maximum of {o.max_games} games in "
-                               "progress; try again when some have ended")
-        mine = sum(1 for g in playing if g.creator == creator)
-        if mine >= o.max_games_per_client:
-            raise ServiceError(grpc.StatusCode.RESOURCE_EXHAUSTED,
-                               f"you have {mine} games in progress, the most this server "
-                               "allows one client; finish some first")
         now = time.monotonic()
         recent = [t for t in self._creations.get(creator, ()) if now - t < 60]
-        if len(recent) >= o.max_creates_per_minute:
-            raise ServiceError(grpc.StatusCode.RESOURCE_EXHAUSTED,
-                               f"at most {o.max_creates_per_minute} games a minute from one "
-                               "client; try again shortly")
+        over_limits(self.options, len(playing),
+                    sum(1 for g in playing if g.creator == creator), len(recent))
         self._creations[creator] = recent + [now]
         if len(self._creations) > 10_000:  # forget idle clients
             self._creations = {k: v for k, v in self._creations.items()
                                if v and now - v[-1] < 60}
+
+
+def over_limits(o: ServiceOptions, games: int, mine: int, recent: int) -> None:
+    """RESOURCE_EXHAUSTED when one more game is past the limits of ``o``: ``games`` in
+    progress in all, ``mine`` of them created by the client, ``recent`` games it created in
+    the last minute. Servers sharing a database count these in it, for all of them
+    (`storage_pg.PostgresStorage.create_game`)."""
+    if games >= o.max_games:
+        raise ServiceError(grpc.StatusCode.RESOURCE_EXHAUSTED,
+                           f"this server holds its maximum of {o.max_games} games in "
+                           "progress; try again when some have ended")
+    if mine >= o.max_games_per_client:
+        raise ServiceError(grpc.StatusCode.RESOURCE_EXHAUSTED,
+                           f"you have {mine} games in progress, the most this server "
+                           "allows one client; finish some first")
+    if recent >= o.max_creates_per_minute:
+        raise ServiceError(grpc.StatusCode.RESOURCE_EXHAUSTED,
+                           f"at most {o.max_creates_per_minute} games a minute from one "
+                           "client; try again shortly")
 
 
 FILE_RESERVE = 64   # descriptors kept for the database, logs and the server's own sockets

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import errno
+import functools
 import hashlib
 import logging
 import secrets
@@ -34,10 +35,11 @@ from .answers import Answering, Pending
 from .convert import answer_to_pb, config_to_pb, view_to_pb
 from .limits import (DEFAULT_PAGE, MAX_NAME, MAX_PAGE, CreationLimits, ServiceError,
                      ServiceOptions, TrustedProxies, check_create_request, fit_to_file_limit,
-                     quote, short)
+                     over_limits, quote, short)
 from .logs import rate_limited
 from .storage import FinishedGame, SeatRecord, Storage, StoredGame
 from .search_seats import SearchSeats
+from .sharing import Sharing
 from .streams import PlayStream, Streams, Undecodable, check_from_event
 from .table import Game, GameTable, token_digest
 from .writer import GroupWriter
@@ -67,9 +69,15 @@ class DominionService(pb_grpc.DominionServiceServicer):
         self.writer = GroupWriter(storage)
         self.replays = replay.Replays()   # GetReplay's checkpoints of recent records
         self.stopping = asyncio.Event()   # set at shutdown: streams end UNAVAILABLE (retry)
-        self.answering = Answering(self.table, self.writer, self.stopping, self.search_seats)
-        self.streams = Streams(self._game, self.answering, self.stopping,
-                               options.stream_stall_timeout)
+        self.answering = Answering(self.table, self.writer, self.stopping,
+                                   self.search_seats)
+        self.streams = Streams(self._fresh_game, self.answering, self.stopping,
+                               options.stream_stall_timeout,
+                               self._fresh_games if self.answering.shared else None,
+                               self._game)
+        # Servers sharing a PostgreSQL database (--shared): what they tell each other.
+        self.sharing = Sharing(self.table, self.answering, self._game) \
+            if self.answering.shared else None
         self.proxies = TrustedProxies(options.trusted_proxies)
         self._sweeper: Optional[asyncio.Task] = None
 
@@ -94,6 +102,8 @@ class DominionService(pb_grpc.DominionServiceServicer):
         with the history), then let bots that are to answer play on. A game that cannot be
         served is reported (`broken`, with the reason) and kept in the database."""
         table = self.table
+        if self.sharing is not None:
+            await self.sharing.listen()
         for g in await self.writer.call(lambda: list(self.storage.load_games())):
             game = table.revive(g)
             if game is not None:
@@ -103,6 +113,8 @@ class DominionService(pb_grpc.DominionServiceServicer):
                 table.finished[f.game_id] = f
             else:
                 table.report_broken(f.game_id, f.reason)
+        if self.sharing is not None:
+            await self.sharing.start()
         for game in list(table.playing.values()):
             async with game.lock:
                 await self.answering.play_bots(game)
@@ -150,21 +162,62 @@ class DominionService(pb_grpc.DominionServiceServicer):
 
     async def _game(self, game_id: str) -> Game:
         """The game ``game_id``: one being played, or one over (its record read again if it
-        is not among the recent ones)."""
+        is not among the recent ones). Shared: a game this server does not hold is read from
+        the database."""
+        game = await self._find_game(game_id)
+        game.last_use = time.monotonic()
+        return game
+
+    async def _find_game(self, game_id: str) -> Game:
         table = self.table
         table.check_id(game_id)
         game = table.held(game_id)
         if game is not None:
+            return game
+        if self.sharing is not None and game_id not in table.broken:
+            try:
+                stored = await self.writer.read(self.storage.load_game, game_id)
+            except Exception:  # the database is away
+                log.warning("game %s could not be read from the database", game_id,
+                            exc_info=True)
+                raise ServiceError(grpc.StatusCode.UNAVAILABLE,
+                                   f"game {game_id} could not be read from the database; "
+                                   "try again") from None
+            game = table.held(game_id)   # read meanwhile by another call
+            if game is not None:
+                return game
+            game = table.revive(stored) if stored is not None else None
+            if game is None:
+                raise table.refuse_missing(game_id)
+            if dominion.is_over(game.state) or game.abandoned:
+                table.retire(game)
+            else:
+                table.playing[game_id] = game
             return game
         if game_id in table.finished and game_id not in table.broken:
             stored = await self.writer.call(self.storage.load_game, game_id)
             game = table.revive(stored) if stored is not None else None
             if game is None:
                 table.finished.pop(game_id, None)
-                return await self._game(game_id)
+                return await self._find_game(game_id)
             table.remember(game)
             return game
         raise table.refuse_missing(game_id)
+
+    async def _fresh_game(self, game_id: str) -> Game:
+        """`_game`, caught up with the database when servers share it (`Answering.catch_up`):
+        what a view or a stream starts from."""
+        game = await self._game(game_id)
+        if self.sharing is not None and game_id in self.table.playing:
+            async with game.lock:
+                await self.answering.catch_up(game)
+        return game
+
+    async def _fresh_games(self, game_ids: list) -> None:
+        """`_fresh_game` for many games at once (the seats a PlaySeats message adds); a game
+        that cannot be found is left for the caller to find and refuse."""
+        await asyncio.gather(*(self._fresh_game(game_id) for game_id in set(game_ids)),
+                             return_exceptions=True)
 
     @staticmethod
     def _seat(game: Game, context, required: bool) -> Optional[int]:
@@ -209,7 +262,10 @@ class DominionService(pb_grpc.DominionServiceServicer):
     async def CreateGame(self, request, context):
         try:
             creator = self.client_address(context)
-            self.limits.check(creator, self.table.playing.values())
+            # Servers sharing a database count the games in it, as they store one
+            # (`_create_game`); each still counts the creations it is sent.
+            self.limits.check(creator, () if self.sharing is not None else
+                              self.table.playing.values())
             with self.answering.in_flight:
                 return await asyncio.shield(self._create_game(request, creator))
         except ServiceError as e:
@@ -251,10 +307,15 @@ class DominionService(pb_grpc.DominionServiceServicer):
                       for s, t in zip(request.seats, tokens))
         game_id = secrets.token_hex(8)
         created = time.time()
+        stored = StoredGame(game_id, state.config, seats, created, creator=creator)
         try:
-            await self.writer.call(self.storage.create_game,
-                                   StoredGame(game_id, state.config, seats, created,
-                                              creator=creator))
+            if self.sharing is not None:
+                await self.writer.call(self.storage.create_game, stored,
+                                       functools.partial(over_limits, self.options))
+            else:
+                await self.writer.call(self.storage.create_game, stored)
+        except ServiceError:
+            raise
         except Exception:
             log.exception("game %s could not be stored; not created", game_id)
             raise ServiceError(grpc.StatusCode.UNAVAILABLE,
@@ -263,6 +324,8 @@ class DominionService(pb_grpc.DominionServiceServicer):
         game = Game(game_id, state, seats, created, creator, time.monotonic(),
                     self.search_seats.make_bot)
         self.table.playing[game_id] = game
+        if self.sharing is not None:
+            self.sharing.lease(game)
         async with game.lock:
             await self.answering.play_bots(game)
         return pb.CreateGameResponse(
@@ -319,7 +382,7 @@ class DominionService(pb_grpc.DominionServiceServicer):
 
     async def GetView(self, request, context):
         try:
-            game = await self._game(request.game_id)
+            game = await self._fresh_game(request.game_id)
             seat = self._seat(game, context, required=False)
             state = game.state
             log_from = request.log_from if request.HasField("log_from") else None
@@ -350,7 +413,7 @@ class DominionService(pb_grpc.DominionServiceServicer):
 
     async def StreamEvents(self, request, context):
         try:
-            game = await self._game(request.game_id)
+            game = await self._fresh_game(request.game_id)
             seat = self._seat(game, context, required=False)
             check_from_event(game, request.from_event)
         except ServiceError as e:
@@ -366,7 +429,7 @@ class DominionService(pb_grpc.DominionServiceServicer):
             except StopAsyncIteration:   # the client closed the stream without a word
                 return
             start = _play_start(first)
-            game = await self._game(start.game_id)
+            game = await self._fresh_game(start.game_id)
             seat = self._seat(game, context, required=True)
             check_from_event(game, start.from_event)
         except ServiceError as e:
@@ -394,7 +457,7 @@ class DominionService(pb_grpc.DominionServiceServicer):
             await context.abort(e.code, e.message)
 
     async def _finished_record(self, game_id: str) -> tuple:
-        game = await self._game(game_id)
+        game = await self._fresh_game(game_id)
         if game.abandoned:
             raise ServiceError(grpc.StatusCode.FAILED_PRECONDITION,
                                f"game {game.id} was abandoned before its end; GetRecord has "
@@ -406,7 +469,7 @@ class DominionService(pb_grpc.DominionServiceServicer):
 
     async def GetRecord(self, request, context):
         try:
-            game = await self._game(request.game_id)
+            game = await self._fresh_game(request.game_id)
             state = game.state
             if not dominion.is_over(state) and not game.abandoned:
                 raise ServiceError(grpc.StatusCode.FAILED_PRECONDITION,
@@ -504,17 +567,19 @@ class RunningServer(NamedTuple):
             pass
         await self.server.stop(0)
         await asyncio.gather(*stops)
+        if self.service.sharing is not None:
+            await self.service.sharing.stop()
         self.service.close()
 
 
-def grpc_options(options: ServiceOptions) -> list:
+def grpc_options(options: ServiceOptions, reuse_port: bool = False) -> list:
     """The gRPC door's channel arguments: its connection limits (`ServiceOptions`), keepalive
     enforcement (a client may not ping more often than every 10 s without calls: more is a
     flood and ends its connection), and bounds on what one connection may hold (messages: gRPC's 4 MiB, each string in them
     refused past `limits.MAX_NAME`)."""
     idle_ms = int(options.idle_timeout * 1000)
     return [
-        ("grpc.so_reuseport", 0),
+        ("grpc.so_reuseport", int(reuse_port)),
         ("grpc.max_allowed_incoming_connections", options.max_connections),
         ("grpc.server_handshake_timeout_ms", idle_ms),     # slow TLS or HTTP/2 preface
         ("grpc.max_connection_idle_ms", idle_ms),          # no call under way for this long
@@ -536,23 +601,26 @@ MAX_METADATA_BYTES = 16 * 1024
 async def start_server(storage: Storage, host: str = "127.0.0.1", port: int = 0,
                        options: ServiceOptions = ServiceOptions(),
                        web_port: Optional[int] = None,
-                       tls: Optional[tuple] = None) -> RunningServer:
+                       tls: Optional[tuple] = None, reuse_port: bool = False) -> RunningServer:
     """Load every stored game, then serve on ``host:port`` (port 0: a free one; see
     `RunningServer.port`) with health checking and reflection (v1 and v1alpha), and, when
     ``web_port`` is given, the same service over Connect and gRPC-Web with the web page on
     ``host:web_port`` (`web`). ``tls``: (certificate file, private key file), PEM, to serve
     both doors over TLS only. Ports are bound exclusively: a port another server holds is
     refused (OSError), never shared. Connections per door are capped to fit the process's
-    file limit (`limits.fit_to_file_limit`)."""
-    check_address(host, port)
-    if web_port is not None:
-        check_address(host, web_port)
+    file limit (`limits.fit_to_file_limit`). ``reuse_port`` (``dominion serve --processes``):
+    the ports are shared with the other processes of the same server (SO_REUSEPORT; a port
+    another program holds is still refused)."""
+    if not reuse_port:   # else the other processes hold them already: the bind decides
+        check_address(host, port)
+        if web_port is not None:
+            check_address(host, web_port)
     credentials = _server_credentials(tls) if tls is not None else None
     options = fit_to_file_limit(options, 2 if web_port is not None else 1)
     rate_limited()
     service = DominionService(storage, options)
     await service.load()
-    server = grpc.aio.server(options=grpc_options(options))
+    server = grpc.aio.server(options=grpc_options(options, reuse_port))
     server.add_generic_rpc_handlers((service_handler(service),))
     health_service = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_service, server)
@@ -574,7 +642,7 @@ async def start_server(storage: Storage, host: str = "127.0.0.1", port: int = 0,
     if web_port is not None:
         from .web import start_web
         try:
-            web = await start_web(service, host, web_port, options, tls)
+            web = await start_web(service, host, web_port, options, tls, reuse_port)
         except OSError:
             await server.stop(None)
             service.close()

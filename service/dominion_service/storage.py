@@ -609,16 +609,24 @@ def copy_games(source, target) -> CopyReport:
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 
-def open_storage(db: Optional[str]):
+SHARED_NEEDS_POSTGRES = ("--shared needs a PostgreSQL database (--db postgresql://...): a SQLite "
+                         "file is served by one server process at a time")
+
+
+def open_storage(db: Optional[str], shared: bool = False):
     """The storage for a ``--db`` option: a PostgreSQL URL (``postgresql://...``, credentials
     in it or in libpq's environment, PGPASSWORD and the rest), a SQLite path, ``":memory:"``,
-    or None for the default SQLite file."""
-    if db is not None and str(db).startswith(POSTGRES_SCHEMES):
+    or None for the default SQLite file. ``shared``: a PostgreSQL database that several
+    servers serve together (`storage_pg.PostgresStorage`); refused for SQLite."""
+    is_postgres = db is not None and str(db).startswith(POSTGRES_SCHEMES)
+    if shared and not is_postgres:
+        raise StorageError(SHARED_NEEDS_POSTGRES)
+    if is_postgres:
         try:
             from .storage_pg import PostgresStorage
         except ImportError as e:
             raise StorageError(f"PostgreSQL storage needs psycopg 3 and psycopg_pool ({e}); "
                                "install them with: pip install 'dominion-engine[postgres]'") \
                 from None
-        return PostgresStorage(str(db))
+        return PostgresStorage(str(db), shared=shared)
     return SqliteStorage(default_db_path() if db is None else db)

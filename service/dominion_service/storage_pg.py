@@ -14,7 +14,12 @@ scrubbed of it before it is raised.
 """
 from __future__ import annotations
 
+import json
+import logging
 import os
+import secrets
+import socket
+import threading
 import time
 from typing import Iterable, Iterator, Optional
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
@@ -26,6 +31,8 @@ from psycopg_pool import ConnectionPool
 from .storage import (SCHEMA_VERSION_TABLE, GameRows, Migration, StorageError, StoredGame,
                       answer_conflict, answer_to_json, check_same_game, config_to_json,
                       finished_game, pending_migrations, seats_to_json, stored_game)
+
+log = logging.getLogger("dominion_service")
 
 _V1 = (
     """CREATE TABLE games (
@@ -59,17 +66,61 @@ def _v2(conn: psycopg.Connection) -> None:
     conn.execute("ALTER TABLE games ADD COLUMN abandoned BOOLEAN NOT NULL DEFAULT FALSE")
 
 
+# Version 3: which server plays each game's bots (servers sharing the database, ``--shared``):
+# a lease per game with server bots, its owner and when it expires (the database's clock), so
+# that exactly one server plays them and another takes over when its owner dies. Games in
+# progress with bots get an expired lease: the first shared server to look takes it.
+_V3 = (
+    """CREATE TABLE bot_leases (
+        game_id TEXT PRIMARY KEY REFERENCES games (game_id) ON DELETE CASCADE,
+        owner   TEXT NOT NULL,                  -- the server playing the bots ('' for none)
+        expires TIMESTAMPTZ NOT NULL            -- past it, any shared server may take it over
+    )""",
+    "CREATE INDEX bot_leases_expires ON bot_leases (expires)",
+    "CREATE INDEX bot_leases_owner ON bot_leases (owner)",
+    # Servers sharing the database count each client's games in it (`create_game`'s check).
+    "CREATE INDEX games_creator ON games (creator, created)",
+)
+
+
+def _v3(conn: psycopg.Connection) -> None:
+    for statement in _V3:
+        conn.execute(statement)
+    for game_id, seats in conn.execute("SELECT game_id, seats FROM games WHERE NOT over") \
+            .fetchall():
+        if has_bots(seats):
+            conn.execute(_NEW_LEASE, (game_id, "", False))
+
+
+def has_bots(seats: str) -> bool:
+    """Whether a game's stored seats (JSON) name a server bot; False for seats that cannot be
+    read (such a game is not served)."""
+    try:
+        return any(seat[0] for seat in json.loads(seats))
+    except (ValueError, TypeError, IndexError, KeyError):
+        return False
+
+
 # A later step is appended here (and to storage.SQLITE_MIGRATIONS), never edited in place.
 PG_MIGRATIONS = (
     Migration(1, "games and their answers", _v1),
     Migration(2, "each game's creator, and games ended as abandoned", _v2),
+    Migration(3, "leases on the server bots of each game, and games by creator (servers "
+                 "sharing a database)", _v3),
 )
+
+# Servers sharing a database (``shared``) tell each other of every answer stored, on this
+# channel, with a payload ``game_id:number`` (the rows themselves are read from the tables).
+CHANNEL = "dominion_answers"
+LEASE_SECONDS = 3.0   # a lease not renewed for this long may be taken over by another server
 
 # Servers that start together take turns at migrating (a transaction-level advisory lock).
 _MIGRATION_LOCK = 0x446F6D696E696F6E   # "Dominion"
 # The server that holds a database (a session-level advisory lock on a connection of its own,
 # released by PostgreSQL when that connection ends, even when the process is killed).
 _SERVER_LOCK = 0x446F6D696E696F6F
+# Creations that count the limits take turns (a transaction-level advisory lock).
+_CREATION_LOCK = 0x446F6D696E696F70
 
 # Answer N is stored only while the game has N answers: the UPDATE locks the game's row, so a
 # second writer of the same number waits, then finds the count moved and stores nothing.
@@ -81,6 +132,14 @@ WITH next AS (
 INSERT INTO answers (game_id, number, seat, answer)
 SELECT game_id, %(number)s, %(seat)s, %(answer)s FROM next
 """
+# The same for servers sharing the database, where a game over (or abandoned) takes no answer;
+# the answers stored are announced to the others in the same transaction (`_announce`).
+_APPEND_SHARED = _APPEND.replace("AND answer_count = %(number)s",
+                                 "AND answer_count = %(number)s AND NOT over")
+NOTIFY_BYTES = 7000   # a NOTIFY's payload is under 8000 bytes
+
+_NEW_LEASE = ("INSERT INTO bot_leases (game_id, owner, expires) VALUES (%s, %s, CASE WHEN %s "
+              f"THEN now() + interval '{LEASE_SECONDS} s' ELSE '-infinity' END)")
 
 _COLUMNS = "game_id, config, seats, created, answer_count, turn, creator, abandoned"
 _ALL_COLUMNS = "game_id, config, seats, created, answer_count, over, turn, creator, abandoned"
@@ -113,26 +172,41 @@ class PostgresStorage:
     ``exclusive`` (the server's way): the database is held by this storage alone, as a SQLite
     file is, until it is closed; another exclusive storage on it is refused. A server keeps its
     games in memory, so two on one database would each serve its own copy of a game (the
-    database would still refuse the second answer to any decision)."""
+    database would still refuse the second answer to any decision).
+
+    ``shared`` (``dominion serve --shared``): servers that share the database. Each holds the
+    database's lock in shared mode (so a server holding it alone, and shared ones, exclude
+    each other), every answer stored is announced to the others (NOTIFY on `CHANNEL`,
+    `listen`), and each game's server bots are played under a lease (`leases`), ``owner``
+    naming this storage's server."""
 
     inline = False   # network round trips: the server calls it from its storage thread
     created_folder = None
 
     def __init__(self, url: str, exclusive: bool = True, pool_size: int = 2,
-                 connect_timeout: float = 10.0):
+                 connect_timeout: float = 10.0, shared: bool = False):
         self.path = redact(url)
+        self.shared = shared
+        self.owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}" \
+            if shared else ""
+        self._append = _APPEND_SHARED if shared else _APPEND
+        self._listener: Optional[threading.Thread] = None
+        self._closing = threading.Event()
+        self._own_pids: set = set()   # this storage's connections (its own NOTIFYs are not news)
         self._url = url
         self._connect_timeout = max(1, int(connect_timeout))
         self._secrets = _secrets(url)
         self._pool: Optional[ConnectionPool] = None
         self._holder: Optional[psycopg.Connection] = None
-        self._exclusive = exclusive
+        self._exclusive = exclusive or shared
+        if shared:   # the storage thread, two readers (catching up), and one spare
+            pool_size = max(pool_size, 4)
         self._recheck = False   # a write failed on the connection: is the lock still held?
         try:
             # One plain connection first: its failure says why (a pool only times out).
             conn = psycopg.connect(url, autocommit=True, connect_timeout=self._connect_timeout)
             try:
-                if exclusive:
+                if exclusive or shared:
                     self._hold(conn)
                 self._migrate(conn)
                 self._check_writable(conn)
@@ -151,10 +225,16 @@ class PostgresStorage:
                                f"({self._scrub(str(e).strip())})") from None
 
     def _hold(self, conn: psycopg.Connection) -> None:
-        (held,) = conn.execute("SELECT pg_try_advisory_lock(%s)", (_SERVER_LOCK,)).fetchone()
+        take = "pg_try_advisory_lock_shared" if self.shared else "pg_try_advisory_lock"
+        (held,) = conn.execute(f"SELECT {take}(%s)", (_SERVER_LOCK,)).fetchone()
         if not held:
+            if self.shared:
+                raise StorageError(f"{self.path} is in use by a server that holds it alone "
+                                   "(started without --shared); stop it, or start every "
+                                   "server on this database with --shared")
             raise StorageError(f"{self.path} is in use by another server (it holds the "
-                               "database's lock); stop that server or use another database")
+                               "database's lock); stop that server or use another database, "
+                               "or start every server on it with --shared")
         self._holder = conn
 
     def _writing(self):
@@ -216,12 +296,28 @@ class PostgresStorage:
 
     # --- writes ----------------------------------------------------------------------------------
 
-    def create_game(self, game: StoredGame) -> None:
+    def create_game(self, game: StoredGame, check=None) -> None:
+        """Store a new game. ``check(games, mine, recent)``: called first, in the same
+        transaction, with the games in progress in the whole database, those of them that the
+        game's creator created, and the games it created in the last minute; what it raises
+        stores nothing. Creations with a check take turns (an advisory lock), so that servers
+        sharing the database hold every client to its limits together."""
         with self._writing(), self._pool.connection() as conn, conn.transaction():
+            if check is not None:
+                conn.execute("SELECT pg_advisory_xact_lock(%s)", (_CREATION_LOCK,))
+                (games,) = conn.execute("SELECT count(*) FROM games WHERE NOT over").fetchone()
+                mine, recent = conn.execute(
+                    "SELECT count(*) FILTER (WHERE NOT over), count(*) FILTER (WHERE created > "
+                    "%s) FROM games WHERE creator = %s",
+                    (time.time() - 60, game.creator)).fetchone()
+                check(games, mine, recent)
             conn.execute("INSERT INTO games (game_id, config, seats, created, answer_count, "
                          "creator) VALUES (%s, %s, %s, %s, %s, %s)",
                          (game.game_id, config_to_json(game.config), seats_to_json(game.seats),
                           game.created, len(game.answers), game.creator))
+            if any(seat.bot for seat in game.seats):   # its bots: played by this server
+                conn.execute(_NEW_LEASE, (game.game_id, self.owner, self.owner != ""))
+            self._announce(conn, [(game.game_id, len(game.answers))])   # a game new to them
             if game.answers:
                 conn.cursor().executemany(
                     "INSERT INTO answers VALUES (%s, %s, %s, %s)",
@@ -230,22 +326,28 @@ class PostgresStorage:
 
     def append_answer(self, game_id: str, number: int, seat: int, answer, over: bool = False,
                       turn: int = 0) -> None:
-        with self._writing(), self._pool.connection() as conn:
-            if conn.execute(_APPEND, _params(game_id, number, seat, answer, over,
-                                             turn)).rowcount != 1:
+        with self._writing(), self._pool.connection() as conn, conn.transaction():
+            if conn.execute(self._append, _params(game_id, number, seat, answer, over,
+                                                  turn)).rowcount != 1:
                 raise self._conflict(conn, game_id, number)
+            self._announce(conn, [(game_id, number)])
 
     def append_answers(self, rows) -> list:
         """Store many answers (``append_answer``'s arguments, one tuple each) in one
         transaction and one pipeline: the server's group commit. Each row is one statement
         that stores it or nothing, so the rows that are not their game's next answer get an
         `AnswerConflict` in their place and the others are stored; when the transaction
-        fails, the exception is raised and none is stored."""
+        fails, the exception is raised and none is stored. Shared: the announcement goes in
+        the same pipeline, naming every row (one that another server stored first costs the
+        listeners a read that finds nothing new, not a round trip here)."""
         errors: list = []
         with self._writing(), self._pool.connection() as conn:
             with conn.transaction():
-                cur = conn.cursor()
-                cur.executemany(_APPEND, [_params(*row) for row in rows], returning=True)
+                with conn.pipeline():
+                    self._announce(conn, [row[:2] for row in rows])
+                    cur = conn.cursor()
+                    cur.executemany(self._append, [_params(*row) for row in rows],
+                                    returning=True)
                 for row in rows:
                     errors.append(None if cur.rowcount == 1 else (row[0], row[1]))
                     cur.nextset()
@@ -255,6 +357,7 @@ class PostgresStorage:
         with self._writing(), self._pool.connection() as conn:
             conn.execute("UPDATE games SET over = TRUE, abandoned = TRUE "
                          "WHERE game_id = %s AND NOT over", (game_id,))
+            self._announce(conn, [(game_id, -1)])   # the others read that it ended
 
     def _conflict(self, conn: psycopg.Connection, game_id: str, number: int):
         row = conn.execute("SELECT answer_count FROM games WHERE game_id = %s",
@@ -333,10 +436,117 @@ class PostgresStorage:
                 if game.answers:
                     conn.cursor().executemany("INSERT INTO answers VALUES (%s, %s, %s, %s)",
                                               [(game.game_id, *a) for a in game.answers])
+                if not game.over and has_bots(game.seats):
+                    conn.execute(_NEW_LEASE, (game.game_id, "", False))
                 stored += 1
         return stored, same
 
+    # --- servers sharing the database ------------------------------------------------------
+
+    def answers_after(self, game_id: str, held: int):
+        """What a server holding ``held`` answers of a game lacks: (answer count, over,
+        abandoned, [(number, seat, answer JSON), ...] numbered from ``held`` on), read in one
+        transaction; None when there is no such game."""
+        with self._pool.connection() as conn, conn.transaction():
+            row = conn.execute("SELECT answer_count, over, abandoned FROM games "
+                               "WHERE game_id = %s", (game_id,)).fetchone()
+            if row is None:
+                return None
+            rows = conn.execute("SELECT number, seat, answer FROM answers WHERE game_id = %s "
+                                "AND number >= %s ORDER BY number", (game_id, held)).fetchall()
+        return (*row, rows)
+
+    def leases(self) -> tuple:
+        """Renew this server's bot leases and take over those expired (their server died or
+        stopped), dropping the leases of games over: (games whose bots this server plays,
+        those of them just taken over)."""
+        with self._writing(), self._pool.connection() as conn, conn.transaction():
+            conn.execute("DELETE FROM bot_leases l USING games g "
+                         "WHERE l.game_id = g.game_id AND g.over")
+            held = {r[0] for r in conn.execute(
+                "UPDATE bot_leases SET expires = now() + make_interval(secs => %s) "
+                "WHERE owner = %s RETURNING game_id", (LEASE_SECONDS, self.owner))}
+            taken = [r[0] for r in conn.execute(
+                "UPDATE bot_leases SET owner = %s, expires = now() + make_interval(secs => %s) "
+                "WHERE game_id IN (SELECT game_id FROM bot_leases WHERE expires < now() "
+                "ORDER BY expires LIMIT 500 FOR UPDATE SKIP LOCKED) RETURNING game_id",
+                (self.owner, LEASE_SECONDS))]
+        return held | set(taken), taken
+
+    def release_leases(self) -> None:
+        """A server stopping hands its bots on at once (their leases expire now)."""
+        with self._pool.connection() as conn:
+            conn.execute("UPDATE bot_leases SET expires = '-infinity' WHERE owner = %s",
+                         (self.owner,))
+
+    def listen(self, told) -> None:
+        """Call ``told(game_id, number)`` (in a thread of its own) for every answer another
+        server stores (number -1: a game ended as abandoned), and ``told(None, -1)`` each time
+        the listening connection is made again after a failure: anything may have changed
+        meanwhile. Runs until `close`. Returns once listening (so that nothing stored after
+        it returns is missed); StorageError when the first connection fails."""
+        listening = threading.Event()
+        first_error: list = []
+
+        def run() -> None:
+            failed = False
+            while not self._closing.is_set():
+                try:
+                    with psycopg.connect(self._url, autocommit=True,
+                                         connect_timeout=self._connect_timeout) as conn:
+                        conn.execute(f"LISTEN {CHANNEL}")
+                        listening.set()
+                        if failed:
+                            told(None, -1)
+                            failed = False
+                        while not self._closing.is_set():
+                            for note in conn.notifies(timeout=0.5):
+                                if note.pid in self._own_pids:
+                                    continue
+                                for item in note.payload.split(","):
+                                    game_id, _, number = item.rpartition(":")
+                                    told(game_id, int(number))
+                except (psycopg.Error, OSError, ValueError) as e:
+                    if not listening.is_set():
+                        first_error.append(self._scrub(str(e).strip()))
+                        listening.set()
+                        return
+                    failed = True
+                    log.warning("listening for other servers' answers failed (%s); again "
+                                "in a second", self._scrub(str(e).strip()))
+                    self._closing.wait(1.0)
+        self._listener = threading.Thread(target=run, name="dominion-listen", daemon=True)
+        self._listener.start()
+        listening.wait()
+        if first_error:
+            raise StorageError(f"{self.path}: cannot listen for the other servers' answers "
+                               f"({first_error[0]})")
+
+    def _announce(self, conn: psycopg.Connection, stored: list) -> None:
+        """Shared: tell the other servers, at this transaction's commit, of the answers
+        ``stored`` ((game_id, number) each; number -1: the game ended as abandoned), in as
+        few NOTIFYs as fit: ``game:number,game:number,...`` (one per group commit, mostly)."""
+        if not self.shared or not stored:
+            return
+        if len(self._own_pids) > 64:   # connections replaced over time: keep it small
+            self._own_pids.clear()
+        self._own_pids.add(conn.info.backend_pid)   # its NOTIFYs are not news to this server
+        chunk: list = []
+        size = 0
+        for game_id, number in stored:
+            item = f"{game_id}:{number}"
+            if chunk and size + len(item) >= NOTIFY_BYTES:
+                conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, ",".join(chunk)))
+                chunk, size = [], 0
+            chunk.append(item)
+            size += len(item) + 1
+        conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, ",".join(chunk)))
+
     def close(self) -> None:
+        self._closing.set()
+        if self._listener is not None:
+            self._listener.join(5)
+            self._listener = None
         if self._pool is not None:
             self._pool.close()
             self._pool = None

@@ -214,12 +214,17 @@ class SeatPlay:
 
 
 class Streams:
-    """The streams of one service: ``lookup`` finds a game by id (as the RPCs do), answers
-    go through ``answering``, and ``stopping`` ends every stream UNAVAILABLE."""
+    """The streams of one service: ``lookup`` finds a game by id for a stream to start from
+    (as the RPCs do: caught up with the database when servers share it), answers go through
+    ``answering``, and ``stopping`` ends every stream UNAVAILABLE. Servers sharing a database:
+    ``fresh_many`` catches up the games of many seats added at once, all together, and then
+    ``find`` (no catching up again) finds each."""
 
     def __init__(self, lookup, answering: Answering, stopping: asyncio.Event,
-                 stall_timeout: float = 60.0):
+                 stall_timeout: float = 60.0, fresh_many=None, find=None):
         self.lookup = lookup
+        self.fresh_many = fresh_many
+        self.find = find
         self.stall_timeout = stall_timeout
         self.answering = answering
         self.stopping = stopping
@@ -412,11 +417,15 @@ class Streams:
                 if entries > MAX_SEATS_BATCH:
                     return stream.fail(f"at most {MAX_SEATS_BATCH} adds and answers in one "
                                        f"message, not {entries}")
+                lookup = self.lookup
+                if self.fresh_many is not None and len(request.add) > 1:
+                    await self.fresh_many([start.game_id for start in request.add])
+                    lookup = self.find
                 for start in request.add:
                     if start.ref in stream.seats:
                         return stream.fail(f"ref {start.ref} is in use by a seat of this stream "
                                            "(until its game_over or closed is sent)")
-                    await self._add_seat(stream, start)
+                    await self._add_seat(stream, start, lookup)
                 for item in request.answers:
                     sp = stream.seats.get(item.ref)
                     if sp is None:
@@ -446,14 +455,14 @@ class Streams:
             stream.finished = True
             stream.wake.set()
 
-    async def _add_seat(self, stream: SeatsStream, start) -> None:
+    async def _add_seat(self, stream: SeatsStream, start, lookup) -> None:
         """Put a seat on the stream, or refuse it alone (SeatUpdate.closed), as Play would."""
         try:
             if len(stream.seats) >= MAX_STREAM_SEATS:
                 raise ServiceError(grpc.StatusCode.RESOURCE_EXHAUSTED,
                                    f"this stream plays its maximum of {MAX_STREAM_SEATS} seats; "
                                    "add more after some have ended, or on another stream")
-            game = await self.lookup(start.game_id)
+            game = await lookup(start.game_id)
             if not start.token:
                 raise ServiceError(grpc.StatusCode.UNAUTHENTICATED,
                                    "SeatStart.token is required: the seat token from "

@@ -109,6 +109,11 @@ class Game:
         self.wire_events: dict = {}   # serialized events (`convert.events_to_bytes`)
         self.last_change = now        # `time.monotonic()` of its last answer (or its start)
         self.abandoned = False        # ended by the server for want of answers (`abandon`)
+        # Servers sharing a database: another server said it stored an answer (read it
+        # before the next use), and a catching up is scheduled (`sharing.Sharing`).
+        self.behind = False
+        self.refreshing = False
+        self.last_use = now           # `time.monotonic()` of the last request for it
 
     def publish(self, state: dominion.State) -> None:
         """Make ``state`` current and wake every stream that follows the game."""

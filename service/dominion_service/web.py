@@ -290,7 +290,7 @@ def guarded_protocol(max_connections: int, idle_timeout: float):
 
 async def start_web(service: DominionService, host: str = "127.0.0.1", port: int = 0,
                     options: ServiceOptions = ServiceOptions(),
-                    tls: Optional[tuple] = None) -> RunningWeb:
+                    tls: Optional[tuple] = None, reuse_port: bool = False) -> RunningWeb:
     """Serve `web_app` on ``host:port`` (port 0: a free one), with the connection limits of
     ``options``, over TLS when ``tls`` is (certificate file, key file). The socket is bound
     here, so that a port in use is an OSError for the caller rather than uvicorn's exit
@@ -299,6 +299,8 @@ async def start_web(service: DominionService, host: str = "127.0.0.1", port: int
     sock = socket.socket(family, socket.SOCK_STREAM)
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        if reuse_port:   # shared with the other processes of `dominion serve --processes`
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
         sock.bind((host, port))
         sock.listen(128)
     except OSError as e:

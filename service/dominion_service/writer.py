@@ -14,6 +14,8 @@ class GroupWriter:
     def __init__(self, storage: Storage):
         self.storage = storage
         self._db = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dominion-db")
+        # Reads that need not wait for the writes (servers sharing a database catching up).
+        self._reads = ThreadPoolExecutor(max_workers=2, thread_name_prefix="dominion-read")
         self._writes: list = []    # (rows, future) waiting for the next group commit
         self._writing = False      # a group commit is under way (`_write_batches`)
 
@@ -23,6 +25,10 @@ class GroupWriter:
         if getattr(self.storage, "inline", False):
             return fn(*args)
         return await asyncio.get_running_loop().run_in_executor(self._db, fn, *args)
+
+    async def read(self, fn, *args):
+        """``fn(*args)`` in a reading thread, beside the writes (their order is not its)."""
+        return await asyncio.get_running_loop().run_in_executor(self._reads, fn, *args)
 
     async def write_rows(self, rows: list) -> list:
         """Store answers (`Storage.append_answer`'s arguments, a tuple each); returns once they
@@ -70,4 +76,5 @@ class GroupWriter:
 
     def close(self) -> None:
         self._db.shutdown(wait=True)
+        self._reads.shutdown(wait=True)
         self.storage.close()

@@ -149,11 +149,15 @@ def test_a_database_of_a_newer_schema_is_refused_and_left_as_it_is(open_db):
         with sqlite3.connect(open_db.db) as conn:
             conn.execute("INSERT INTO schema_version VALUES (99, 'from the future', 0)")
         conn.close()
+        latest = SQLITE_MIGRATIONS[-1].version
     else:
         import psycopg
+        from dominion_service.storage_pg import PG_MIGRATIONS
         with psycopg.connect(open_db.db, autocommit=True) as conn:
             conn.execute("INSERT INTO schema_version VALUES (99, 'from the future', 0)")
-    with pytest.raises(StorageError, match="schema is version 99, newer than this program's 2"):
+        latest = PG_MIGRATIONS[-1].version
+    with pytest.raises(StorageError,
+                       match=f"schema is version 99, newer than this program's {latest}"):
         open_db()
 
 

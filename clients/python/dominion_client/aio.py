@@ -11,31 +11,67 @@ asynchronous.
 """
 from __future__ import annotations
 
+import asyncio
 from typing import AsyncIterator, Optional
 
 import grpc
 
 from dominion_proto import dominion_pb2 as pb
-from dominion_proto import dominion_pb2_grpc as pb_grpc
 
 from .client import (_STATUS, RECONNECT, channel_args, TOKEN_METADATA, AnswerRefused, DecisionTracker,
-                     GameResult, PendingDecision, PlayStreamEnded)
+                     GameResult, PendingDecision, PlayStreamEnded, Servers, server_addresses)
 from .convert import answer_to_pb
 
 
 class AsyncClient:
-    """A connection to one server, for coroutines of one event loop."""
+    """A connection to a server, or to one of several that serve the same games (as
+    `client.Client`), for coroutines of one event loop."""
 
-    def __init__(self, target: str, ca_file: Optional[str] = None):
-        self.target = target
-        address, credentials = channel_args(target, ca_file)
-        self.channel = (grpc.aio.insecure_channel(address, options=RECONNECT)
-                        if credentials is None else
-                        grpc.aio.secure_channel(address, credentials, options=RECONNECT))
-        self.stub = pb_grpc.DominionServiceStub(self.channel)
+    def __init__(self, target, ca_file: Optional[str] = None):
+        for address in server_addresses(target):
+            channel_args(address, ca_file)   # a bad address or CA file: ValueError now
+
+        def open_channel(address: str):
+            address, credentials = channel_args(address, ca_file)
+            return (grpc.aio.insecure_channel(address, options=RECONNECT)
+                    if credentials is None else
+                    grpc.aio.secure_channel(address, credentials, options=RECONNECT))
+        self.servers = Servers(target, open_channel)
+
+    @property
+    def target(self) -> str:
+        return self.servers.addresses[self.servers.current]
+
+    @property
+    def channel(self):
+        return self.servers.channel()
+
+    @property
+    def stub(self):
+        return self.servers.stub()
+
+    def failover(self, used: int) -> bool:
+        return self.servers.failover(used)
+
+    async def wait_ready(self, timeout: float) -> None:
+        """Until a server accepts calls (asyncio.TimeoutError after ``timeout`` seconds); with
+        several, the first of them to accept becomes the current one."""
+        servers = self.servers
+        deadline = asyncio.get_running_loop().time() + timeout
+        while True:
+            for index in range(len(servers.addresses)):
+                try:
+                    await asyncio.wait_for(servers.channel(index).channel_ready(),
+                                           min(0.2, timeout))
+                    servers.current = index
+                    return
+                except asyncio.TimeoutError:
+                    if asyncio.get_running_loop().time() > deadline:
+                        raise
 
     async def close(self) -> None:
-        await self.channel.close()
+        for channel in self.servers.channels():
+            await channel.close()
 
     async def __aenter__(self) -> "AsyncClient":
         return self

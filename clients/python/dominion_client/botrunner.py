@@ -14,7 +14,8 @@ from .client import AnswerRefused, DecisionTracker, GameResult, PlayStreamEnded,
 
 # What a call sees while the server stops, restarts or is briefly away: the call is retried
 # (the stream resumes where it broke; an answer is resent with its sequence number, so it is
-# never applied twice). Anything else is the server refusing the request, and final.
+# never applied twice), on the next server when the client has several (`Client.failover`).
+# Anything else is the server refusing the request, and final.
 RETRIED = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED,
            grpc.StatusCode.DEADLINE_EXCEEDED)
 _ABORTED = grpc.StatusCode.ABORTED.value[0]
@@ -33,13 +34,17 @@ class Reconnects:
     def working(self) -> None:
         self.broken_since = None
 
-    def delay_after(self, error: grpc.RpcError) -> float:
-        """Seconds to wait before reconnecting after ``error``; raises it when not to."""
+    def delay_after(self, error: grpc.RpcError, client=None, used: int = 0) -> float:
+        """Seconds to wait before reconnecting after ``error``; raises it when not to. With
+        the ``client`` whose server ``used`` (its `servers.current` when the call began)
+        broke, moves it to its next server, if it has several."""
         if error.code() not in RETRIED:
             raise error
         self.broken_since = self.broken_since or time.monotonic()
         if time.monotonic() - self.broken_since > self.seconds:
             raise error
+        if client is not None and client.failover(used):
+            return 0.0   # another server: at once
         return self.DELAY
 
 
@@ -48,13 +53,15 @@ def play_seat(seat: Seat, bot, reconnect_for: float = 30.0) -> GameResult:
     `dominion.bots`) until the game ends; returns the scores and winners.
 
     When the server goes away or restarts (a call ends UNAVAILABLE, CANCELLED, ...: `RETRIED`),
-    reconnects for up to ``reconnect_for`` seconds and resumes the stream where it broke: the
+    reconnects for up to ``reconnect_for`` seconds (to the next server, when the seat's client
+    has several) and resumes the stream where it broke: the
     pending decision comes again, with the same sequence number, if the answer in flight was
     lost. An answer refused as stale (ABORTED) was already applied, and is skipped.
 
     Plays on a batched Play stream (`Seat.decisions`): one message each way per decision."""
     reconnects = Reconnects(reconnect_for)
     while True:
+        used = seat.client.servers.current
         try:
             for pending in seat.decisions(batched=True):
                 reconnects.working()
@@ -65,13 +72,14 @@ def play_seat(seat: Seat, bot, reconnect_for: float = 30.0) -> GameResult:
                         raise
             return seat.result
         except grpc.RpcError as e:
-            time.sleep(reconnects.delay_after(e))
+            time.sleep(reconnects.delay_after(e, seat.client, used))
 
 
 async def play_seat_async(seat, bot, reconnect_for: float = 30.0) -> GameResult:
     """`play_seat` for an `aio.AsyncSeat`: many seats play in one thread."""
     reconnects = Reconnects(reconnect_for)
     while True:
+        used = seat.client.servers.current
         try:
             async for pending in seat.decisions(batched=True):
                 reconnects.working()
@@ -82,7 +90,7 @@ async def play_seat_async(seat, bot, reconnect_for: float = 30.0) -> GameResult:
                         raise
             return seat.result
         except grpc.RpcError as e:
-            await asyncio.sleep(reconnects.delay_after(e))
+            await asyncio.sleep(reconnects.delay_after(e, seat.client, used))
 
 
 class _Playing:
@@ -115,6 +123,7 @@ async def play_seats_async(client, seats, reconnect_for: float = 30.0) -> list:
         left = {ref: p for ref, p in enumerate(playing) if p.result is None}
         if not left:
             return [p.result for p in playing]
+        used = client.servers.current
         stream = SeatsStream(client)
         try:
             for ref, p in left.items():
@@ -144,7 +153,7 @@ async def play_seats_async(client, seats, reconnect_for: float = 30.0) -> list:
                 await stream.flush()
             await stream.close()
         except grpc.RpcError as e:
-            await asyncio.sleep(reconnects.delay_after(e))
+            await asyncio.sleep(reconnects.delay_after(e, client, used))
         finally:
             stream.cancel()
 

@@ -17,6 +17,7 @@ Decisions and views come as engine values (`dominion.Decision`, `dominion.View`)
 from __future__ import annotations
 
 import queue
+import time
 from typing import Iterator, Mapping, NamedTuple, Optional, Sequence, Union
 
 import grpc
@@ -58,6 +59,58 @@ def channel_args(target: str, ca_file: Optional[str] = None) -> tuple:
         with open(ca_file, "rb") as f:
             roots = f.read()
     return address, grpc.ssl_channel_credentials(root_certificates=roots)
+
+
+def server_addresses(target: Union[str, Sequence[str]]) -> tuple:
+    """The server addresses of ``target``: one address, several separated by commas
+    ("a:50051,b:50051"), or a sequence of them; ValueError when there is none."""
+    items = target.split(",") if isinstance(target, str) else list(target)
+    found = tuple(item.strip() for item in items if item.strip())
+    if not found:
+        raise ValueError("no server address given: host:port, or several separated by commas")
+    return found
+
+
+class Servers:
+    """Several addresses of servers that serve the same games (``dominion serve --shared`` on
+    one database), one in use at a time: calls go to the current one, and `failover` moves to
+    the next. A channel is opened (with ``open_channel``) when its server is first used and
+    kept until `channels` are closed."""
+
+    def __init__(self, target, open_channel):
+        self.addresses = server_addresses(target)
+        self._open = open_channel
+        self._channels: list = [None] * len(self.addresses)
+        self._stubs: list = [None] * len(self.addresses)
+        self.current = 0
+
+    def use(self, index: int, channel) -> None:
+        self._channels[index] = channel
+        self._stubs[index] = pb_grpc.DominionServiceStub(channel)
+
+    def channel(self, index: Optional[int] = None):
+        index = self.current if index is None else index
+        if self._channels[index] is None:
+            self.use(index, self._open(self.addresses[index]))
+        return self._channels[index]
+
+    def stub(self):
+        index = self.current
+        if self._stubs[index] is None:
+            self.channel(index)
+        return self._stubs[index]
+
+    def failover(self, used: int) -> bool:
+        """After a call to server ``used`` broke: move to the next address, unless another
+        caller has moved already (or there is only one); True when it moved now."""
+        if len(self.addresses) < 2 or self.current != used:
+            return False
+        self.current = (used + 1) % len(self.addresses)
+        return True
+
+    def channels(self) -> list:
+        """The channels opened so far."""
+        return [c for c in self._channels if c is not None]
 
 
 def open_channel(target: str, ca_file: Optional[str] = None) -> grpc.Channel:
@@ -157,16 +210,40 @@ class PlayCall:
 
 
 class Client:
-    """A connection to one server. Thread-safe; use one per process."""
+    """A connection to a server, or to one of several that serve the same games (``target``:
+    addresses separated by commas, or a sequence): calls go to the current one, and
+    `failover` moves to the next (the bot runners do when a server stops answering, and
+    resume their streams there). Thread-safe; use one per process."""
 
-    def __init__(self, target: str, channel: Optional[grpc.Channel] = None,
+    def __init__(self, target, channel: Optional[grpc.Channel] = None,
                  ca_file: Optional[str] = None):
-        self.target = target
-        self.channel = channel or open_channel(target, ca_file)
-        self.stub = pb_grpc.DominionServiceStub(self.channel)
+        for address in server_addresses(target):
+            channel_args(address, ca_file)   # a bad address or CA file: ValueError now
+        self.servers = Servers(target, lambda address: open_channel(address, ca_file))
+        if channel is not None:
+            self.servers.use(0, channel)
+        self.servers.channel()
+
+    @property
+    def target(self) -> str:
+        return self.servers.addresses[self.servers.current]
+
+    @property
+    def channel(self) -> grpc.Channel:
+        return self.servers.channel()
+
+    @property
+    def stub(self):
+        return self.servers.stub()
+
+    def failover(self, used: int) -> bool:
+        """`Servers.failover`: ``used`` is `servers.current` as it was when the broken call
+        began."""
+        return self.servers.failover(used)
 
     def close(self) -> None:
-        self.channel.close()
+        for channel in self.servers.channels():
+            channel.close()
 
     def __enter__(self) -> "Client":
         return self
@@ -175,8 +252,22 @@ class Client:
         self.close()
 
     def wait_ready(self, timeout: float = 10.0) -> None:
-        """Block until the server accepts calls (raises grpc.FutureTimeoutError)."""
-        grpc.channel_ready_future(self.channel).result(timeout=timeout)
+        """Block until a server accepts calls (raises grpc.FutureTimeoutError); with several,
+        the first of them to accept becomes the current one."""
+        servers = self.servers
+        if len(servers.addresses) == 1:
+            grpc.channel_ready_future(self.channel).result(timeout=timeout)
+            return
+        deadline = time.monotonic() + timeout
+        while True:
+            for index in range(len(servers.addresses)):
+                try:
+                    grpc.channel_ready_future(servers.channel(index)).result(timeout=0.2)
+                    servers.current = index
+                    return
+                except grpc.FutureTimeoutError:
+                    if time.monotonic() > deadline:
+                        raise
 
     # --- catalogue ----------------------------------------------------------------------------
 
@@ -383,7 +474,8 @@ class DecisionTracker:
         return pending
 
 
-def connect(target: str, ca_file: Optional[str] = None) -> Client:
+def connect(target, ca_file: Optional[str] = None) -> Client:
     """A client for the server at ``target`` ("host:port", or "https://host:port" for TLS;
-    ``ca_file``: the PEM certificate(s) to trust for it, see `channel_args`)."""
+    ``ca_file``: the PEM certificate(s) to trust for it, see `channel_args`), or for one of
+    several servers of the same games: "a:50051,b:50051" (see `Client`)."""
     return Client(target, ca_file=ca_file)

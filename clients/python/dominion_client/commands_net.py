@@ -19,8 +19,11 @@ def register(sub) -> None:
                     "until the games end; prints the scores. One seat: --game ID --token T. "
                     "Several seats (all on one PlaySeats stream): --game ID with several "
                     "--token (seats of one game), or one --game per --token, paired in order.")
-    p.add_argument("--server", required=True, metavar="HOST:PORT",
-                   help="the server's address; https://HOST:PORT for a server with TLS")
+    p.add_argument("--server", required=True, metavar="HOST:PORT", action="append",
+                   help="the server's address; https://HOST:PORT for a server with TLS. "
+                        "Several servers of the same games (dominion serve --shared): "
+                        "repeat it, or separate them with commas; the bot moves to the next "
+                        "when one stops answering")
     p.add_argument("--ca-file", metavar="PEM", default=None,
                    help="trust this certificate (or CA) for the server's TLS, e.g. a server's "
                         "own certificate (default: the system's trusted certificates)")
@@ -74,7 +77,7 @@ def run_bot(args) -> int:
     from .client import connect
 
     try:
-        client = connect(args.server, args.ca_file)
+        client = connect(",".join(args.server), args.ca_file)
     except (ValueError, OSError) as e:
         print(f"dominion bot: {e}", file=sys.stderr)
         return 2
@@ -126,7 +129,7 @@ def bot_seats(games: list, tokens: list) -> list:
 
 
 def _no_server(args) -> str:
-    return (f"dominion bot: no Dominion server answers at {args.server} (waited "
+    return (f"dominion bot: no Dominion server answers at {','.join(args.server)} (waited "
             f"{args.connect_timeout:g} s); check --server")
 
 
@@ -141,13 +144,13 @@ async def _run_bots(args, seats: list) -> int:
     from .client import TOKEN_METADATA
 
     try:
-        opened = AsyncClient(args.server, args.ca_file)
+        opened = AsyncClient(",".join(args.server), args.ca_file)
     except (ValueError, OSError) as e:
         print(f"dominion bot: {e}", file=sys.stderr)
         return 2
     async with opened as client:
         try:
-            await asyncio.wait_for(client.channel.channel_ready(), args.connect_timeout)
+            await client.wait_ready(args.connect_timeout)
         except asyncio.TimeoutError:
             print(_no_server(args), file=sys.stderr)
             return 2
