@@ -56,14 +56,14 @@ class Server:
 
 
 class SlowBot:
-    """A bot that thinks a few milliseconds per answer, so that the games are still going when
-    the server is stopped."""
+    """A bot that thinks some milliseconds per answer, so that the games are still going when
+    the server is stopped (at 10 ms, games sometimes ended before the last restarts)."""
 
     def __init__(self, bot):
         self.bot = bot
 
     def answer(self, decision, view):
-        time.sleep(0.01)
+        time.sleep(0.03)
         return self.bot.answer(decision, view)
 
 
@@ -78,6 +78,17 @@ class RecordingSeat(Seat):
         reply = super().answer(decision, answer)
         self.acknowledged.append((decision.sequence, answer))
         return reply
+
+    def check_in(self, record, seat_no: int) -> None:
+        """Every answer acknowledged to this seat is in ``record`` at its number, as sent;
+        no decision was acknowledged twice."""
+        sequences = [sequence for sequence, _ in self.acknowledged]
+        assert len(sequences) == len(set(sequences)), "a decision acknowledged twice"
+        for sequence, answer in self.acknowledged:
+            stored_seat, stored = record.answers[sequence]
+            assert stored_seat == seat_no, (self.game_id, sequence)
+            assert stored == (tuple(answer) if not isinstance(answer, dominion.Move)
+                              else answer), (self.game_id, sequence, stored, answer)
 
 
 def test_no_acknowledged_answer_is_lost_and_every_game_ends_across_kills(database):
@@ -118,11 +129,7 @@ def test_no_acknowledged_answer_is_lost_and_every_game_ends_across_kills(databas
             for game_id, seat_no, seat in seats:
                 record = client.record(game_id)
                 assert dominion.is_over(dominion.replay(record))
-                for sequence, answer in seat.acknowledged:
-                    stored_seat, stored = record.answers[sequence]
-                    assert stored_seat == seat_no, (game_id, sequence)
-                    assert stored == (tuple(answer) if not isinstance(answer, dominion.Move)
-                                      else answer), (game_id, sequence, stored, answer)
+                seat.check_in(record, seat_no)
     finally:
         if server.proc and server.proc.poll() is None:
             server.stop(signal.SIGTERM)
