@@ -176,6 +176,9 @@ class SearchBot:
                 for i in alive:
                     values[i].append(self._playout(
                         sample, seat, candidates[i], sample_seed, policy, known))
+                    # A compiled playout never lets go of the interpreter lock by itself: a
+                    # server's event loop (its other games) gets a turn between playouts.
+                    time.sleep(0)
                 samples += 1
                 if deadline is not None and time.perf_counter() > deadline:
                     break
