@@ -215,7 +215,7 @@ class PostgresStorage:
                     conn.close()
             self._pool = ConnectionPool(url, min_size=1, max_size=pool_size, open=False,
                                         kwargs={"autocommit": True}, name="dominion-db",
-                                        timeout=connect_timeout)
+                                        timeout=connect_timeout, configure=_end_stalled)
             self._pool.open(wait=True, timeout=connect_timeout)
         except Exception as e:  # psycopg's, the pool's, or a StorageError of ours
             self.close()
@@ -557,6 +557,17 @@ class PostgresStorage:
                 pass   # the connection is gone, and the lock with it
             self._holder.close()
             self._holder = None
+
+
+def _end_stalled(conn: psycopg.Connection) -> None:
+    """A server that hangs in the middle of a transaction (a stopped process, a machine cut
+    off) would keep its games' rows locked, and every other server waiting on them: PostgreSQL
+    ends such a transaction after `STALLED_TRANSACTION` idle in it (its writes are not stored,
+    and were never acknowledged)."""
+    conn.execute(f"SET idle_in_transaction_session_timeout = '{STALLED_TRANSACTION}'")
+
+
+STALLED_TRANSACTION = "10s"
 
 
 class _Writing:

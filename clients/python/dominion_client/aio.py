@@ -18,8 +18,9 @@ import grpc
 
 from dominion_proto import dominion_pb2 as pb
 
-from .client import (_STATUS, RECONNECT, channel_args, TOKEN_METADATA, AnswerRefused, DecisionTracker,
-                     GameResult, PendingDecision, PlayStreamEnded, Servers, server_addresses)
+from .client import (_STATUS, CHANNEL_OPTIONS, TOKEN_METADATA, AnswerRefused, DecisionTracker,
+                     GameResult, PendingDecision, PlayStreamEnded, Servers, channel_args,
+                     server_addresses)
 from .convert import answer_to_pb
 
 
@@ -33,9 +34,9 @@ class AsyncClient:
 
         def open_channel(address: str):
             address, credentials = channel_args(address, ca_file)
-            return (grpc.aio.insecure_channel(address, options=RECONNECT)
+            return (grpc.aio.insecure_channel(address, options=CHANNEL_OPTIONS)
                     if credentials is None else
-                    grpc.aio.secure_channel(address, credentials, options=RECONNECT))
+                    grpc.aio.secure_channel(address, credentials, options=CHANNEL_OPTIONS))
         self.servers = Servers(target, open_channel)
 
     @property
