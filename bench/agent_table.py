@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT))
 import dominion  # noqa: E402
 from dominion.bots import (SearchBot, best_strategy_for, builtin_strategies,  # noqa: E402
                            make_bot)
-from dominion.bots.search import DEFAULT_CANDIDATES  # noqa: E402
+from dominion.bots.search import DEFAULT_CANDIDATES, DEFAULT_SCALE  # noqa: E402
 from dominion.views import play_out  # noqa: E402
 from dominion.simulate import game_seed, simulate, wilson  # noqa: E402
 
@@ -142,8 +142,9 @@ def table(rows2: list, rows4: list, args, seconds: float) -> str:
         f"Measured {today} by `python bench/agent_table.py --games {args.games} --games4 "
         f"{args.games4} --playouts {args.playouts}` in {seconds / 60:.0f} minutes on "
         f"{args.workers} busy cores (the compiled engine). Budget: {args.playouts} playouts "
-        f"per searched decision (its buys), {DEFAULT_CANDIDATES} candidates, rollouts to the "
-        "end with the Kingdom's best built-in; "
+        f"per searched decision (its buys) where a rollout is as long as at its first search, "
+        f"up to {DEFAULT_SCALE:g} times as many where rollouts are shorter; "
+        f"{DEFAULT_CANDIDATES} candidates, rollouts to the end with the Kingdom's best built-in; "
         f"{len(RECOMMENDED_KINGDOMS)} recommended and {RANDOM_KINGDOMS} random Kingdoms, each "
         "from both seats. Win share counts a shared win as 1/k; 95% Wilson intervals; time per "
         "decision over every decision the search bot answered.",

@@ -63,7 +63,7 @@ class RandomBot:
 
 
 SEARCH_OPTIONS = {"playouts": int, "candidates": int, "rollout": str, "time": float,
-                  "horizon": int, "margin": float, "confidence": float}
+                  "horizon": int, "margin": float, "confidence": float, "scale": float}
 
 
 def is_search_spec(name: str) -> bool:
@@ -73,7 +73,8 @@ def is_search_spec(name: str) -> bool:
 
 def search_options(spec: str) -> dict:
     """The keyword arguments of `SearchBot` named in ``search:key=value,...`` (keys:
-    playouts, candidates, rollout, time, horizon, margin, confidence); ValueError saying what is wrong."""
+    playouts, candidates, rollout, time, horizon, margin, confidence, scale); ValueError saying
+    what is wrong."""
     _, _, text = spec.partition(":")
     out: dict = {}
     for item in filter(None, (part.strip() for part in text.split(","))):

@@ -88,3 +88,29 @@ def test_a_view_alone_is_refused_with_a_reason():
     d = dominion.pending(state)
     with pytest.raises(ValueError, match="state"):
         SearchBot(1).answer(d, dominion.view(state, d.player))
+
+
+def test_short_rollouts_get_more_samples_up_to_the_scale():
+    """`scale`: where rollouts are shorter than at the bot's first search (the end of the game),
+    it plays more samples, never more than ``scale`` times its playouts; scale 1 never does."""
+    def spent_per_search(scale):
+        bot = SearchBot(3, playouts=8, candidates=2, scale=scale)
+        state = dominion.new_game(players=2, kingdom="First Game", seed=2, first_player=0)
+        searched = []
+        original = bot._search
+
+        def search(*args):
+            before = bot.spent
+            answer = original(*args)
+            searched.append(bot.spent - before)
+            return answer
+        bot._search = search
+        dominion.views.play_out(state, [bot, make_bot("big-money", 1)], [False, True],
+                                dominion.step, 400)
+        return searched
+    fixed, scaled = spent_per_search(1), spent_per_search(4)
+    assert max(fixed) <= 8 and max(scaled) > 8
+    assert max(scaled) <= 4 * 8
+    for bad in (0.5, "2", -1):
+        with pytest.raises(ValueError, match="scale"):
+            SearchBot(1, scale=bad)
