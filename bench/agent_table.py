@@ -9,7 +9,8 @@ in place of its last card, against the Witch bots). Every Kingdom is played from
 (seats rotate within a pair of games sharing one seed). 4 players: one search bot against
 three copies of the best built-in. Win share counts a shared win as 1/k of a win (a 2-player
 tie is half); intervals are Wilson 95% intervals. Time per decision is the search bot's, at
-every decision it answers (searched or not), on one core per game.
+every decision it answers (searched or not) and at the decisions it searched, on one core
+per game.
 
     .venv/bin/python bench/agent_table.py                       # the README's table (< 1 hour)
     .venv/bin/python bench/agent_table.py --games 20 --games4 8 # a quick look, not written
@@ -73,14 +74,18 @@ def play_one(job) -> dict:
         bots.append(SearchBot(bot_seed, playouts=playouts) if spec == "search"
                     else make_bot(spec, bot_seed))
     times: list = []
+    searched: list = []   # the times of the decisions it searched (its buys)
     search_seat = specs.index("search")
     search = bots[search_seat]
     original = search.answer_state
 
     def timed(state):
         started = time.perf_counter()
+        before = search.searched
         answer = original(state)
         times.append(time.perf_counter() - started)
+        if search.searched > before:
+            searched.append(times[-1])
         return answer
     search.answer_state = timed
     cheap = [spec != "search" for spec in specs]
@@ -89,7 +94,7 @@ def play_one(job) -> dict:
         raise RuntimeError(f"game {seed} did not end")
     won = dominion.winners(state)
     share = 1.0 / len(won) if search_seat in won else 0.0
-    return {"share": share, "times": times}
+    return {"share": share, "times": times, "searched": searched}
 
 
 def jobs_2p(opponent: str, games: int, seed: int, kingdom_list: list) -> list:
@@ -128,10 +133,11 @@ def run_rows(groups: list, playouts: int, workers: int) -> list:
             mine = pool.map(play_one, [job + (playouts,) for job in jobs], chunksize=1)
             share = sum(r["share"] for r in mine)
             times = [t for r in mine for t in r["times"]]
+            searched = [t for r in mine for t in r["searched"]]
             lo, hi = wilson(share, len(mine))
             rows.append({"opponent": name, "games": len(mine), "share": share / len(mine),
                          "lo": lo, "hi": hi, "median": statistics.median(times),
-                         "worst": max(times)})
+                         "worst": max(times), "searched": statistics.median(searched)})
             print(f"{name}: {rows[-1]}", file=sys.stderr, flush=True)
     return rows
 
@@ -147,17 +153,19 @@ def table(rows2: list, rows4: list, args, seconds: float) -> str:
         f"{DEFAULT_CANDIDATES} candidates, rollouts to the end with the Kingdom's best built-in; "
         f"{len(RECOMMENDED_KINGDOMS)} recommended and {RANDOM_KINGDOMS} random Kingdoms, each "
         "from both seats. Win share counts a shared win as 1/k; 95% Wilson intervals; time per "
-        "decision over every decision the search bot answered.",
+        "decision over every decision the search bot answered (most are answered by its "
+        "rollout strategy at once), and over the decisions it searched (its buys).",
         "",
-        "| players | search bot against | games | win share | 95% interval | median s/decision "
-        "| worst s/decision |",
-        "|---|---|---|---|---|---|---|",
+        "| players | search bot against | games | win share | 95% interval | median ms per "
+        "decision | median ms per searched decision | worst ms per decision |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for players, rows in ((2, rows2), (4, rows4)):
         for r in rows:
             lines.append(f"| {players} | {r['opponent']} | {r['games']} | {r['share']:.1%} | "
-                         f"{r['lo']:.1%} to {r['hi']:.1%} | {r['median']:.3f} | "
-                         f"{r['worst']:.2f} |")
+                         f"{r['lo']:.1%} to {r['hi']:.1%} | {r['median'] * 1000:.2f} | "
+                         f"{r['searched'] * 1000:.0f} | "
+                         f"{r['worst'] * 1000:.0f} |")
     return "\n".join(lines)
 
 

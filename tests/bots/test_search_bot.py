@@ -111,6 +111,36 @@ def test_short_rollouts_get_more_samples_up_to_the_scale():
     fixed, scaled = spent_per_search(1), spent_per_search(4)
     assert max(fixed) <= 8 and max(scaled) > 8
     assert max(scaled) <= 4 * 8
-    for bad in (0.5, "2", -1):
+    for bad in (0.5, "2", -1, True, float("nan")):
         with pytest.raises(ValueError, match="scale"):
             SearchBot(1, scale=bad)
+
+
+def test_nothing_is_searched_while_the_default_plays_treasures():
+    """The buy follows the Treasures: searching before them could only compare buying nothing
+    (whose noise once bought nothing on a first turn)."""
+    state = dominion.position("First Game", hands=[["Copper"] * 4 + ["Estate"], ["Copper"] * 5],
+                              phase="buy")
+    bot = SearchBot(1, playouts=8)
+    answer = bot.answer_state(state)
+    assert answer == dominion.Move("play_treasures") and bot.searched == 0
+    state = dominion.step(state, answer)
+    bot.answer_state(state)
+    assert bot.searched == 1
+
+
+def test_near_the_end_an_estate_is_among_the_buys_tried():
+    """With half the Provinces gone, Estate is tried before Gold and the Kingdom cards."""
+    def tried(supply):
+        state = dominion.position("First Game", hands=[["Gold", "Gold", "Copper", "Copper",
+                                                        "Estate"], []],
+                                  phase="buy", supply=supply)
+        state = dominion.step(state, dominion.Move("play_treasures"))
+        bot = SearchBot(1, playouts=8, candidates=5)
+        seen = []
+        bot._search = lambda determinizer, seat, candidates, policy: (
+            seen.extend(candidates), candidates[0])[1]
+        bot.answer_state(state)
+        return [m.card for m in seen]
+    assert "Estate" in tried({"Province": 4}) and "Estate" in tried({"Village": 0, "Cellar": 0})
+    assert "Estate" not in tried({"Province": 5})
