@@ -178,6 +178,9 @@ class SearchBot:
         default unless another beats it clearly."""
         decision_seed = self.rng.getrandbits(64)
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
+
+        def out_of_time() -> bool:
+            return deadline is not None and time.perf_counter() > deadline
         known = policy.known
         k = len(candidates)
         values: list = [[] for _ in candidates]
@@ -212,10 +215,10 @@ class SearchBot:
         per_round = max(k, int(budget) // rounds)
         for round_number in range(rounds):
             for _ in range(max(1, per_round // len(alive)) - (round_number == 0)):
-                if deadline is not None and time.perf_counter() > deadline:
+                if out_of_time():
                     break
                 one_sample()
-            if deadline is not None and time.perf_counter() > deadline:
+            if out_of_time():
                 break
             if len(alive) > 2:   # keep the better half; the default always stays
                 ranked = sorted(alive, key=lambda i: (-_mean(values[i]), i))
