@@ -65,7 +65,7 @@ def with_witch(kingdom: tuple) -> tuple:
 def play_one(job) -> dict:
     """One game: ``job`` = (bot specs per seat, Kingdom, seed, search budget). Returns the search
     seat's win share and its seconds per decision."""
-    specs, kingdom, seed, playouts = job
+    specs, kingdom, seed, playouts, views = job
     n = len(specs)
     state = dominion.new_game(players=n, kingdom=list(kingdom), seed=seed, first_player=0)
     bots = []
@@ -77,17 +77,21 @@ def play_one(job) -> dict:
     searched: list = []   # the times of the decisions it searched (its buys)
     search_seat = specs.index("search")
     search = bots[search_seat]
-    original = search.answer_state
+    original = search.answer if views else search.answer_state
 
-    def timed(state):
+    def timed(*args):
         started = time.perf_counter()
         before = search.searched
-        answer = original(state)
+        answer = original(*args)
         times.append(time.perf_counter() - started)
         if search.searched > before:
             searched.append(times[-1])
         return answer
-    search.answer_state = timed
+    if views:   # asked with its seat's views, as over the network (`dominion bot`)
+        search.reads_state = False
+        search.answer = timed
+    else:
+        search.answer_state = timed
     cheap = [spec != "search" for spec in specs]
     state, pending = play_out(state, bots, cheap, dominion.step, 20_000)
     if pending is not None:
@@ -124,13 +128,13 @@ def jobs_4p(games: int, seed: int, kingdom_list: list) -> list:
     return jobs
 
 
-def run_rows(groups: list, playouts: int, workers: int) -> list:
+def run_rows(groups: list, playouts: int, workers: int, views: bool = False) -> list:
     """Play every group's games on ``workers`` processes; one row per group, each printed as
     it is done (a long run shows its rows as it goes)."""
     rows = []
     with multiprocessing.get_context("fork").Pool(workers) as pool:
         for name, jobs in groups:
-            mine = pool.map(play_one, [job + (playouts,) for job in jobs], chunksize=1)
+            mine = pool.map(play_one, [job + (playouts, views) for job in jobs], chunksize=1)
             share = sum(r["share"] for r in mine)
             times = [t for r in mine for t in r["times"]]
             searched = [t for r in mine for t in r["searched"]]
@@ -142,13 +146,17 @@ def run_rows(groups: list, playouts: int, workers: int) -> list:
     return rows
 
 
+VIEWS_NOTE = ", answered from its seat's views as over the network"
+
+
 def table(rows2: list, rows4: list, args, seconds: float) -> str:
     today = datetime.date.today().isoformat()
     lines = [
         f"Measured {today} by `python bench/agent_table.py --games {args.games} --games4 "
-        f"{args.games4} --playouts {args.playouts}` in {seconds / 60:.0f} minutes on "
+        f"{args.games4} --playouts {args.playouts}{' --views' if args.views else ''}` in {seconds / 60:.0f} minutes on "
         f"{args.workers} busy cores (the compiled engine). Budget: {args.playouts} playouts "
-        f"per searched decision (its buys) where a rollout is as long as at its first search, "
+        f"per searched decision (its buys{VIEWS_NOTE if args.views else ''}) where a rollout "
+        "is as long as at its first search, "
         f"up to {DEFAULT_SCALE:g} times as many where rollouts are shorter; "
         f"{DEFAULT_CANDIDATES} candidates, rollouts to the end with the Kingdom's best built-in; "
         f"{len(RECOMMENDED_KINGDOMS)} recommended and {RANDOM_KINGDOMS} random Kingdoms, each "
@@ -204,9 +212,14 @@ def main() -> None:
     parser.add_argument("--opponents", default=",".join(label(o) for o in OPPONENTS),
                         help="the 2-player pairings to play (default: all: %(default)s)")
     parser.add_argument("--write", action="store_true", help="write the table into README.md")
+    parser.add_argument("--views", action="store_true",
+                        help="the search bot answers from its seat's views, as over the network "
+                             "(dominion bot), not from the state (not written into the README)")
     parser.add_argument("--rank", action="store_true",
                         help="measure the rollout preference order instead")
     args = parser.parse_args()
+    if args.write and args.views:
+        parser.error("the README's table is the search bot's with the state: drop --views")
     if args.rank:
         rank(2000, args.workers)
         return
@@ -216,10 +229,10 @@ def main() -> None:
     groups = [(label(o) if o != "best" else "best built-in for the Kingdom",
                jobs_2p(o, args.games, args.seed, kingdom_list))
               for o in OPPONENTS if label(o) in wanted]
-    rows2 = run_rows(groups, args.playouts, args.workers) if groups else []
+    rows2 = run_rows(groups, args.playouts, args.workers, args.views) if groups else []
     rows4 = run_rows([("3 x best built-in for the Kingdom",
                        jobs_4p(args.games4, args.seed, kingdom_list))], args.playouts,
-                     args.workers) if args.games4 else []
+                     args.workers, args.views) if args.games4 else []
     text = table(rows2, rows4, args, time.perf_counter() - started)
     print(text)
     if args.write:

@@ -18,7 +18,8 @@ from pyrsistent import PVector
 from . import rng
 from .card import CARDS, CONTINUATIONS, FRAME_NAMES, continuation
 from .errors import IllegalAnswerError
-from .state import (ACTION, BUY, CHOOSE, CLEANUP, END_PHASE, ORDER, OVER, PLAY, PLAY_TREASURES,
+from .state import (ACTION, BUY, CHOOSE, CLEANUP, END_PHASE, FROM_SUPPLY, ORDER, OVER, PLAY,
+                    PLAY_TREASURES,
                     NO_EFFECTS, SELECT, TURN, BUY as BUY_VERB, Config, Decision, Event, Move,
                     PlayerState, State, TurnEffects)
 
@@ -652,7 +653,7 @@ def trash_from_supply(w: Work, player: int, name: str) -> bool:
         return False
     take_from_pile(w, i)
     w.trash += (name,)
-    log(w, "trash", player, (name,), None, "supply")
+    log(w, "trash", player, (name,), None, FROM_SUPPLY)
     return True
 
 

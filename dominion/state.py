@@ -115,6 +115,8 @@ class Event(NamedTuple):
 
 # Private events whose ``detail`` is public (not a count): a pass names its receiving seat.
 PUBLIC_DETAIL: Final = ("pass",)
+# A trash event's ``detail`` when the card came from the Supply, not from its player (Lurker).
+FROM_SUPPLY: Final = "supply"
 
 
 class PlayerState(NamedTuple):

@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import Optional
 
 from .card import CARDS, regular_plural
+from .state import FROM_SUPPLY
 
 _VOWELS = "AEIOU"
 
@@ -235,7 +236,7 @@ def render(event, player_names, style: str = ENGINE) -> str:
     if kind == "gain":
         return f"{who} gains {what}{_GAIN_PLACES.get(detail, '')}."
     if kind == "trash":
-        return f"{who} trashes {what}{' from the Supply' if detail == 'supply' else ''}."
+        return f"{who} trashes {what}{' from the Supply' if detail == FROM_SUPPLY else ''}."
     if kind == "reveal":
         if detail == "hand":
             return f"{who} reveals their hand: {what}." if what else f"{who} reveals their hand."

@@ -11,6 +11,7 @@ from typing import Optional
 
 from ..card import CARDS
 from ..game import STARTING_DECK, player_score
+from ..state import FROM_SUPPLY
 from ..views import Observation
 
 # Log events that move cards from one owner to another (Masquerade's passing). The engine logs a
@@ -62,6 +63,8 @@ class Holdings:
                     owned[event[1]][name] += 1
                 self._scores = None
             elif kind == "trash":
+                if event[4] == FROM_SUPPLY:   # Lurker's: the card was nobody's
+                    continue
                 for name in event[2]:
                     owned[event[1]][name] -= 1
                 self._scores = None

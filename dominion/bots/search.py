@@ -24,22 +24,31 @@ its parameters and its seed: two states that the seat cannot tell apart get the 
 Reproducibility: with a budget of playouts (no ``time_limit``) and a seed, a game is exactly
 reproducible; with a time limit it depends on the machine's speed, and is not.
 
-Unlike the other bots it needs the game's state (``reads_state``): it runs where the state is
-(`dominion.simulate`, the server's bot seats, ``dominion play``), not as a client over the
-network (``dominion bot``), which sees only views.
+Where the state is (`dominion.simulate`, the server's bot seats, ``dominion play``) it is asked
+``answer_state(state)`` (``reads_state``) and samples with `dominion.determinize`. A client over
+the network (``dominion bot``) sees only views: there it is asked ``answer(decision, view)`` like
+any bot, and rebuilds its samples from its seat's views (`ViewSampler`): the Supply, the trash,
+every zone's size, its own cards and the cards each seat owns as counted from the log it was
+shown. Its answer is then a function of its seat's views, its parameters and its seed, as
+before; the samples are a little coarser than `determinize`'s (below).
 """
 from __future__ import annotations
 
 import math
 import random
 import time
+from collections import Counter
 from typing import Optional
+
+from pyrsistent import pvector
 
 from ..card import CARDS
 from ..determinize import Determinizer
 from ..game import pile_size, step, winners
+from ..positions import position
 from ..views import Observation, play_out
-from ..state import BUY, END_PHASE, TURN, Move
+from ..state import BUY, END_PHASE, PLAY, PLAY_TREASURES, TURN, Move, TurnEffects
+from .knowledge import Holdings
 from .strategy import StrategyBot
 
 # The built-in strategies a search bot rolls out with, best first: the first whose Kingdom cards
@@ -95,8 +104,7 @@ class SearchBot:
     ``playouts`` a decision plays where rollouts are shorter than at the bot's first search.
     """
     name = "search"
-    log_from = None      # it reads no log through views: its seat's view comes with the state
-    reads_state = True   # callers give it the state: `answer_state(state)`
+    reads_state = True   # callers that have the state give it: `answer_state(state)`
     kingdom_cards: tuple = ()
 
     def __init__(self, seed: int = 0, playouts: int = DEFAULT_PLAYOUTS,
@@ -131,11 +139,55 @@ class SearchBot:
         self.policy: Optional[StrategyBot] = None   # the rollout strategy, for this seat
         self.searched = 0     # decisions searched, and playouts spent (for reports)
         self.spent = 0
+        self.seen_log: Optional[list] = []   # the log shown through views (None after a gap)
+        self.holdings: Optional[Holdings] = None   # the cards each seat owns, from that log
+
+    @property
+    def log_from(self) -> Optional[int]:
+        """The first log index not shown yet, for the views of ``answer``."""
+        return None if self.seen_log is None else len(self.seen_log)
+
+    def _policy_for(self, kingdom) -> StrategyBot:
+        policy = self.policy
+        if policy is None:
+            name = best_strategy_for(kingdom) if self.rollout == AUTO else self.rollout
+            policy = self.policy = StrategyBot(_strategy(name), self.rng.getrandbits(64))
+        return policy
 
     def answer(self, decision, view):
-        """The view-only protocol of the other bots cannot be searched from."""
-        raise ValueError("the search bot needs the game's state (answer_state); it plays where "
-                         "the state is: dominion simulate, dominion play, a server's bot seat")
+        """The answer to ``decision`` from ``view`` alone (the protocol of every bot, played
+        over the network by ``dominion bot``; the log from ``log_from`` on): the same search,
+        on samples rebuilt from the views shown so far (`ViewSampler`). Where the views do not
+        add up (a part of the log was never shown), the rollout strategy's answer."""
+        self._follow(view)
+        policy = self._policy_for(view.kingdom)
+        default = policy.answer(decision, view)
+        if not _searched(decision, default):
+            return default
+        candidates = self._candidates(decision, default, _near_the_end(view, len(view.players)))
+        if len(candidates) < 2 or self.seen_log is None or self.holdings is None:
+            return default
+        sampler = ViewSampler.of(decision, view, self.seen_log, self.holdings)
+        if sampler is None:
+            return default
+        return self._search(sampler, decision.player, candidates, policy)
+
+    def _follow(self, view) -> None:
+        """Keep the log shown so far, and count from it the cards each seat owns."""
+        seen = self.seen_log
+        if seen is None:
+            return
+        log, start = view.log, view.log_start
+        if start > len(seen):   # events were never shown: the counts would be wrong
+            self.seen_log = None
+            return
+        new = log[len(seen) - start:]
+        if not new:
+            return
+        seen.extend(new)
+        if self.holdings is None:
+            self.holdings = Holdings(len(view.players))
+        self.holdings.observe(view)
 
     # -- the entry point -----------------------------------------------------------------------
 
@@ -144,16 +196,11 @@ class SearchBot:
         only through that seat's view and `determinize` samples for that seat."""
         decision = state.stack[-1][1]
         seat = decision.player
-        policy = self.policy
-        if policy is None:
-            name = best_strategy_for(state.config.kingdom) if self.rollout == AUTO \
-                else self.rollout
-            policy = self.policy = StrategyBot(_strategy(name), self.rng.getrandbits(64))
+        policy = self._policy_for(state.config.kingdom)
         seen = Observation(state, seat, policy.log_from)
         default = policy.answer(decision, seen)
-        if decision.kind != TURN or decision.purpose != "buy_phase" or \
-                default.verb not in (BUY, END_PHASE):
-            return default   # playing Treasures first: the buy is the next decision, searched
+        if not _searched(decision, default):
+            return default
         candidates = self._candidates(decision, default, _near_the_end(seen, len(state.players)))
         if len(candidates) < 2:
             return default
@@ -261,13 +308,21 @@ class SearchBot:
         return _score_share(state.vp, seat), length
 
 
+def _searched(decision, default) -> bool:
+    """Whether the bot searches this decision: its buys, where its default buys a card or
+    ends the turn (while the default plays Treasures, the buy is the next decision)."""
+    return decision.kind == TURN and decision.purpose == "buy_phase" and \
+        default.verb in (BUY, END_PHASE)
+
+
 def _near_the_end(seen, players: int) -> bool:
     """Half the Provinces are gone, or two Supply piles are empty (a third ends the game): an
     Estate may then decide the game, and is worth a candidate's place."""
-    provinces = seen.supply_left("Province")
+    supply = seen.supply
+    provinces = next(left for name, left, _ in supply if name == "Province")
     if 2 * provinces <= pile_size("Province", players):
         return True
-    return sum(1 for _, left, _ in seen.supply if left == 0) >= 2
+    return sum(1 for _, left, _ in supply if left == 0) >= 2
 
 
 def _buy_rank(name: str, late: bool = False) -> tuple:
@@ -293,3 +348,92 @@ def _score_share(vp: tuple, seat: int) -> float:
 
 def _mean(values: list) -> float:
     return sum(values) / len(values) if values else 0.0
+
+
+class ViewSampler:
+    """Samples of a game at one seat's buy, rebuilt from what that seat was shown (for the
+    search bot over the network, where there is no state to give `determinize`): the Supply, the
+    trash, the turn's counters, every zone's size, the cards in play, set aside and on top of
+    each discard pile, the seat's own hand, and the cards each seat owns as counted from the log
+    (`Holdings`). Each sample deals every seat's unseen cards (the owned cards not in a zone the
+    seat sees) at random into the zones they fill, by their sizes, and continues as a position
+    (`dominion.positions.position`) with the log the seat was shown.
+
+    Coarser than `determinize` in two ways, both leaving out what the seat could know only by
+    following every card: its own discard pile is dealt from its unseen cards with its deck
+    (``determinize`` keeps it), and another seat's cards are counted from the public log, so a
+    card passed face down between two other seats (Masquerade, 3 or more players) is counted
+    where it was: a seat whose counts cannot fill its zones gets the cards other seats' counts
+    have too many of, at random (then Coppers, should none be left). Use `of`: it returns None where the views do not add
+    up for the seat's own cards (they always do, unless a view was missed)."""
+    __slots__ = ("args", "seats", "log")
+
+    def __init__(self, args: dict, seats: list, log):
+        self.args = args     # `position`'s keyword arguments that every sample shares
+        self.seats = seats   # per seat: (unseen cards sorted, sizes to deal them into, own
+        self.log = log       # hand, own looking, discard pile's top)
+
+    @classmethod
+    def of(cls, decision, view, seen_log: list, holdings: Holdings) -> Optional["ViewSampler"]:
+        """The sampler for ``decision`` (a buy of the view's seat) from ``view`` and the whole
+        log shown so far; None when the seat's own cards do not add up."""
+        me = view.player
+        players = view.players
+        if len(holdings.owned) != len(players):
+            return None
+        seats: list = []
+        for seat, pv in enumerate(players):
+            top = () if pv.discard_top is None else (pv.discard_top,)
+            seen = Counter(pv.in_play) + Counter(pv.aside) + Counter(top)
+            under = pv.discard_size - len(top)
+            if seat == me:
+                hand, looking = tuple(pv.hand), tuple(pv.looking or ())
+                seen += Counter(hand) + Counter(looking)
+                sizes = (0, pv.deck_size, 0, under)
+            else:
+                hand = looking = ()
+                sizes = (pv.hand_size, pv.deck_size, pv.looking_size, under)
+            unseen = holdings.owned[seat].copy()
+            unseen.subtract(seen)
+            if seat == me and (min(unseen.values(), default=0) < 0
+                               or sum(unseen.values()) != sum(sizes)):
+                return None
+            seats.append((tuple(sorted(unseen.elements())), sizes, hand, looking, top))
+        supply = view.supply
+        reduction = max(CARDS[name].cost - now for name, _, now in supply)
+        bought = not any(m.verb in (PLAY, PLAY_TREASURES) for m in decision.moves) and \
+            any(CARDS[c].is_treasure for c in players[me].hand)
+        args = dict(
+            kingdom=view.kingdom, players=tuple(pv.name for pv in players),
+            supply={name: left for name, left, _ in supply},
+            in_play=[pv.in_play for pv in players], aside=[pv.aside for pv in players],
+            trash=view.trash, current=view.current, phase=BUY, actions=view.actions,
+            buys=view.buys, coins=view.coins, turns_taken=[pv.turns_taken for pv in players],
+            effects=TurnEffects(cost_reduction=max(0, reduction), bought=bought))
+        return cls(args, seats, pvector(seen_log))
+
+    def sample(self, seed: int):
+        """One sample, dealt with ``seed``; its later shuffles are seeded by it too."""
+        deal = random.Random(seed)
+        dealt, spare = [], []
+        for pool, sizes, _, _, _ in self.seats:
+            cards = list(pool)
+            deal.shuffle(cards)
+            need = sum(sizes)
+            dealt.append(cards[:need])
+            spare += cards[need:]
+        deal.shuffle(spare)   # cards counted for a seat that has fewer: passed out of sight
+        hands, decks, looking, discards = [], [], [], []
+        for cards, (pool, (hand, deck, look, under), own_hand, own_looking, top) in \
+                zip(dealt, self.seats):
+            short = hand + deck + look + under - len(cards)
+            if short > 0:
+                cards += spare[:short]
+                del spare[:short]
+                cards += ["Copper"] * (hand + deck + look + under - len(cards))
+            hands.append(own_hand + tuple(cards[:hand]))
+            decks.append(cards[hand:hand + deck])
+            looking.append(own_looking + tuple(cards[hand + deck:hand + deck + look]))
+            discards.append(top + tuple(cards[hand + deck + look:]))
+        return position(hands=hands, decks=decks, looking=looking, discards=discards,
+                        seed=seed, **self.args)._replace(log=self.log)

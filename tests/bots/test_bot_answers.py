@@ -210,6 +210,22 @@ def test_masquerade_pass_moves_the_card_in_both_seats_counts():
     assert blind.count(0, "Gold") == 0
 
 
+def test_lurker_trashing_from_the_supply_takes_nothing_from_its_players_count():
+    """Lurker trashes an Action card from the Supply (Intrigue 2E): the card was nobody's, so
+    the trasher's count keeps its own cards; gaining it back from the trash then adds one."""
+    state = at("Lurker", "Nobles", hands=[["Lurker", "Lurker"]])
+    state = dominion.step(state, Move("play", "Lurker"))
+    state = dominion.step(dominion.step(state, "trash an Action card from the Supply"),
+                          ("Nobles",))
+    known = Holdings(2)
+    known.observe(dominion.view(state, 1, 0))
+    assert known.count(0, "Nobles") == 0
+    state = dominion.step(state, Move("play", "Lurker"))   # Lurker gave +1 Action
+    state = dominion.step(state, "gain an Action card from the trash")   # the only one: Nobles
+    known.observe(dominion.view(state, 1, known.log_from))
+    assert known.count(0, "Nobles") == 1
+
+
 def test_a_bot_reads_only_its_own_view(monkeypatch):
     """Bots get a View, whose other hands are None: an answer cannot depend on them."""
     state = at("Militia", hands=[["Militia"], ["Gold", "Estate", "Curse", "Silver", "Copper"]])

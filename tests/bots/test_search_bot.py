@@ -83,11 +83,88 @@ def test_a_list_of_bots_keeps_a_search_bots_options():
         "search:playouts=200,time=1", "big-money", "search"]
 
 
-def test_a_view_alone_is_refused_with_a_reason():
-    state = dominion.new_game(seed=1)
+def _played_from_views(bot, opponent: str, seed: int) -> tuple:
+    """A game of ``bot`` (seat 0) asked with its seat's views, as over the network, against
+    ``opponent``; (the record's answers, the final state)."""
+    state = dominion.new_game(players=2, kingdom="Witch,Moat,Village,Smithy,Market,Cellar,"
+                              "Militia,Laboratory,Festival,Gardens".split(","), seed=seed,
+                              first_player=0)
+    bots = [bot, make_bot(opponent, 2)]
+    while (d := dominion.pending(state)) is not None:
+        seen = bots[d.player]
+        state = dominion.step(state, seen.answer(d, dominion.view(state, d.player,
+                                                                  log_from=seen.log_from)))
+    return tuple(state.answers), state
+
+
+def test_from_views_alone_it_searches_and_the_same_views_give_the_same_game():
+    """Asked ``answer(decision, view)`` (``dominion bot``: no state), it follows the log it is
+    shown, searches its buys on samples rebuilt from its views, and replays exactly."""
+    first_bot, again_bot = SearchBot(4, **CHEAP), SearchBot(4, **CHEAP)
+    first, final = _played_from_views(first_bot, "witch-big-money", 8)
+    again, _ = _played_from_views(again_bot, "witch-big-money", 8)
+    assert first == again and not final.stack
+    assert first_bot.searched > 10 and first_bot.spent >= CHEAP["playouts"] * first_bot.searched
+    shown = dominion.view(final, 0, log_from=0).log   # every event followed once, in order
+    assert first_bot.log_from > 200 and first_bot.seen_log == list(shown[:first_bot.log_from])
+
+
+def test_from_views_a_gap_in_the_log_stops_the_search_not_the_game():
+    """A view whose log starts past what the bot was shown (events it never saw): its counts
+    would be wrong, so it answers with its rollout strategy from then on."""
+    state = dominion.position("First Game", hands=[["Gold", "Gold", "Copper", "Copper",
+                                                    "Estate"], []], phase="buy")
+    state = dominion.step(state, dominion.Move("play_treasures"))
     d = dominion.pending(state)
-    with pytest.raises(ValueError, match="state"):
-        SearchBot(1).answer(d, dominion.view(state, d.player))
+    bot = SearchBot(1, playouts=8)
+    answer = bot.answer(d, dominion.view(state, 0, log_from=3))   # 0 to 2 never shown
+    assert answer in d.moves and bot.searched == 0 and bot.log_from is None
+
+
+@settings(max_examples=property_examples(15), **SLOW)
+@given(game_specs())
+def test_samples_rebuilt_from_views_keep_everything_the_seat_sees(spec):
+    """At any seat's buy, `ViewSampler` (from that seat's view with the whole log) deals its own
+    unseen cards, exactly its deck and its discard pile under the top, and, unless a card passed
+    out of its sight, every other seat's unseen cards exactly; a sample keeps every zone's size,
+    the own hand, the Supply, the trash, the turn and the decision, and takes every buy."""
+    from dominion.bots.knowledge import Holdings
+    from dominion.bots.search import ViewSampler
+    game = random_trajectory(spec)
+    rng = random.Random(spec.answer_seed)
+    checked = 0
+    for state in game.states:
+        d = dominion.pending(state)
+        if d is None or d.kind != dominion.TURN or d.purpose != "buy_phase" or \
+                rng.random() > 0.2:
+            continue
+        me = d.player
+        seen = dominion.view(state, me, log_from=0)
+        holdings = Holdings(len(seen.players))
+        holdings.observe(seen)
+        sampler = ViewSampler.of(d, seen, list(seen.log), holdings)
+        assert sampler is not None, (spec, d)
+        passed_unseen = any(e.kind == "pass" and not e.cards for e in seen.log)
+        for seat, (pool, sizes, _, _, _) in enumerate(sampler.seats):
+            ps = state.players[seat]
+            unseen = ps.deck + ps.discard[:-1] + (() if seat == me else ps.hand + ps.looking)
+            if seat == me or not passed_unseen:
+                assert sorted(pool) == sorted(unseen), (spec, seat)
+        sample = sampler.sample(rng.randrange(2 ** 64))
+        assert dominion.pending(sample).moves == d.moves
+        shown, real = dominion.view(sample, me), dominion.view(state, me)._replace(log=())
+        if passed_unseen:   # the others' victory points follow the cards dealt to them
+            shown, real = (v._replace(players=tuple(p._replace(vp=0) for p in v.players))
+                           for v in (shown, real))
+        assert shown == real
+        assert sample.vp[me] == state.vp[me]
+        for move in d.moves:
+            if move.verb in (dominion.BUY, "end_phase"):
+                dominion.step(sample, move)
+        checked += 1
+    assert checked or not any(
+        dominion.pending(s) is not None and dominion.pending(s).purpose == "buy_phase"
+        for s in game.states)
 
 
 def test_short_rollouts_get_more_samples_up_to_the_scale():

@@ -1,6 +1,6 @@
-"""The search bot as a server-side seat: listed by ListBots, played with the server's budget in
-its thread pool (the event loop serves on), a whole game against a network seat; refused by
-`dominion bot`, which sees only views."""
+"""The search bot as a server-side seat (listed by ListBots, played with the server's budget in
+its thread pool, the event loop serving on; a whole game against a network seat) and as a
+network client (`dominion bot`, from its seat's views)."""
 from __future__ import annotations
 
 import subprocess
@@ -38,12 +38,38 @@ def test_a_search_seat_plays_a_whole_game_with_the_servers_budget(kingdom):
         assert service_bot.playouts == 4 and service_bot.searched > 0
 
 
-def test_the_bot_command_refuses_the_search_bot_with_a_reason():
-    run = subprocess.run([sys.executable, "-m", "dominion_client.cli", "bot", "--server",
-                          "127.0.0.1:1", "--game", "g", "--token", "t", "--bot", "search"],
-                         capture_output=True, text=True, timeout=60, cwd=ROOT)
-    assert run.returncode == 2
-    assert "needs the game's state" in run.stderr
+def test_over_the_network_the_search_bot_searches_from_its_seats_views(kingdom, monkeypatch):
+    """A client seat has no state, only its views: the search bot follows the log streamed to
+    it, rebuilds its samples from what it was shown and searches its buys; every view adds up
+    (no sampler refused)."""
+    from dominion.bots.search import ViewSampler
+    made = []
+    real_of = ViewSampler.of
+    monkeypatch.setattr(ViewSampler, "of", lambda *args: made.append(real_of(*args)) or made[-1])
+    with LocalServer(SqliteStorage(":memory:"), options=ServiceOptions(allow_seed=True)) as \
+            server, connect(server.target) as client:
+        game = client.create_game(["Search", "BM"], bots={1: "big-money-ultimate"},
+                                  kingdom=kingdom, seed=3)
+        bot = dominion.bots.make_bot("search:playouts=4,candidates=3,horizon=3", 1)
+        result = play_seat(client.seat(game.game_id, game.tokens[0]), bot)
+        assert client.spectate(game.game_id).view().game_over and result.scores
+    assert bot.searched > 5 and len(made) == bot.searched and None not in made
+    assert bot.log_from is not None   # the whole log was shown, nothing missed
+
+
+def test_the_bot_command_plays_the_search_bot(kingdom):
+    """`dominion bot --bot search:...`: two seats of one game on one stream."""
+    with LocalServer(SqliteStorage(":memory:"), options=ServiceOptions(allow_seed=True)) as \
+            server, connect(server.target) as client:
+        game = client.create_game(["S1", "S2"], kingdom=kingdom, seed=4)
+        run = subprocess.run(
+            [sys.executable, "-m", "dominion_client.cli", "bot", "--server", server.target,
+             "--game", game.game_id, "--token", game.tokens[0], "--token", game.tokens[1],
+             "--bot", "search:playouts=4,candidates=3,horizon=3"],
+            capture_output=True, text=True, timeout=300, cwd=ROOT)
+        assert run.returncode == 0, run.stderr
+        assert run.stdout.count("scores [") == 2
+        assert client.spectate(game.game_id).view().game_over
 
 
 def test_the_server_serves_other_requests_while_a_search_bot_searches(kingdom):

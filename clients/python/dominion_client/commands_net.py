@@ -61,11 +61,6 @@ def register(sub) -> None:
 
 
 def run_bot(args) -> int:
-    if dominion.bots.is_search_spec(args.bot):
-        print("dominion bot: the search bot needs the game's state, which a client over the "
-              "network never sees; make it a server-side seat (CreateGame with bot \"search\") "
-              "or use dominion play / dominion simulate", file=sys.stderr)
-        return 2
     try:
         seats = bot_seats(args.game, args.token)
     except ValueError as e:
