@@ -22,7 +22,7 @@ BASIC, BASE_2E, BASE_1E, INTRIGUE_2E, INTRIGUE_1E = (
 SETS = (BASE_2E, BASE_1E, INTRIGUE_2E, INTRIGUE_1E)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)   # slots: its fields, read at every step, are read faster
 class Card:
     """One card: its printed facts, its simple bonuses, and the functions for its text.
 

@@ -25,8 +25,23 @@ from .state import (ACTION, BUY, CHOOSE, CLEANUP, END_PHASE, FROM_SUPPLY, ORDER,
 
 ASK: Final = "?"
 _new_tuple: Final = tuple.__new__  # builds a NamedTuple from its fields, not by its Python __new__
+# The other modules' names read at every step, bound again here as Final: the compiled engine
+# reads a Final name from a C variable, and any other module-level name from the module's
+# dictionary, a lookup at every use (with the turn's phases called as Python functions, below,
+# 6% of the instructions of a compiled simulation, measured 2026-11-26).
+_Event: Final = Event
+_State: Final = State
+_PlayerState: Final = PlayerState
+_Decision: Final = Decision
+_Move: Final = Move
+_TurnEffects: Final = TurnEffects
+_NO_EFFECTS: Final = NO_EFFECTS
+_CARDS: Final = CARDS
+_CONTINUATIONS: Final = CONTINUATIONS
+_FRAME_NAMES: Final = FRAME_NAMES
 
-PLAY_ALL_TREASURES, END_THE_PHASE = Move(PLAY_TREASURES), Move(END_PHASE)
+PLAY_ALL_TREASURES: Final = Move(PLAY_TREASURES)
+END_THE_PHASE: Final = Move(END_PHASE)
 
 BASIC_PILES = ("Copper", "Silver", "Gold", "Estate", "Duchy", "Province", "Curse")
 PROVINCE_PILE: Final = BASIC_PILES.index("Province")   # the Supply starts with the basic piles
@@ -55,7 +70,8 @@ class Seats:
     they were."""
     __slots__ = ("base", "used")
     base: tuple        # the copied state's players
-    used: dict         # seat -> PlayerWork, for the seats used so far
+    used: dict[int, PlayerWork]   # the seats used so far (typed: compiled, their zones are
+                                  # read as fields, not looked up by name)
 
     def __init__(self, base: tuple):
         self.base = base
@@ -125,9 +141,9 @@ class Work:
             self.vp = tuple(vp)
         players = list(seats.base)
         for seat, p in seats.used.items():  # the seats used in this step
-            players[seat] = _new_tuple(PlayerState, (p.hand, p.deck, p.discard, p.in_play,
+            players[seat] = _new_tuple(_PlayerState, (p.hand, p.deck, p.discard, p.in_play,
                                                      p.aside, p.looking))
-        return _new_tuple(State, (   # in `State._fields` order, as `__init__` unpacks them
+        return _new_tuple(_State, (   # in `State._fields` order, as `__init__` unpacks them
             self.config, self.pile_names, self.supply, self.trash, tuple(players), self.current,
             self.phase, self.actions, self.buys, self.coins, self.turn, self.turns_taken,
             self.effects, self.next_uid, tuple(self.stack), self.rng, log, self.answers, self.vp,
@@ -145,24 +161,32 @@ class Work:
 
 def push(w: Work, fn, *args) -> None:
     """Schedule ``fn(w, *args)`` to run once everything pushed after it has finished."""
-    w.stack.append((FRAME_NAMES[fn],) + args)
+    w.stack.append((_FRAME_NAMES[fn],) + args)
 
 
 def run(w: Work) -> None:
     """Run frames until one asks a question or none is left (the game is over)."""
     stack = w.stack
-    conts = CONTINUATIONS
+    conts = _CONTINUATIONS
     while stack:
         frame = stack[-1]
         name = frame[0]
         if name == ASK:
             return
         stack.pop()
-        conts[name](w, *frame[1:])
+        # Most frames carry no argument or one: called without building an argument tuple
+        # (the compiled engine then calls them directly, not through a star-call).
+        n = len(frame)
+        if n == 1:
+            conts[name](w)
+        elif n == 2:
+            conts[name](w, frame[1])
+        else:
+            conts[name](w, *frame[1:])
 
 
 def _ask(w: Work, decision: Decision, cont, args: tuple) -> None:
-    w.stack.append((ASK, decision, FRAME_NAMES[cont], args))
+    w.stack.append((ASK, decision, _FRAME_NAMES[cont], args))
 
 
 # Purposes whose chosen cards land on a pile together, in the answer's order (the last one
@@ -269,7 +293,7 @@ def ask_order(w: Work, player: int, prompt: str, card, cards, cont, *args,
 def card_cost(name: str, reduction: int) -> int:
     """The cost rule, the one place costs are computed: Bridge lowers every cost this turn,
     cumulatively, never below 0 (rulebook, Bridge)."""
-    c = CARDS[name].cost - reduction
+    c = _CARDS[name].cost - reduction
     return c if c > 0 else 0
 
 
@@ -335,7 +359,18 @@ def supply_count(w, name: str) -> int:
 
 def empty_piles(w) -> int:
     """How many Supply piles are empty."""
-    return w.supply.count(0)
+    return count_empty(w.supply)
+
+
+def count_empty(supply: tuple[int, ...]) -> int:
+    """How many of the Supply counts ``supply`` are 0. A loop over typed counts: compiled, it
+    compares machine integers, where ``supply.count(0)`` (or ``0 in supply``) calls Python's
+    comparison for every pile, at every Buy phase."""
+    empty = 0
+    for left in supply:
+        if left == 0:
+            empty += 1
+    return empty
 
 
 def others(w, player: int) -> list[int]:
@@ -471,7 +506,7 @@ def remove(zone: tuple, cards) -> tuple:
 
 def log(w: Work, kind: str, player: int, cards: tuple = (), seen_by=None, detail=None) -> None:
     """Add an event to the game log; ``seen_by`` None means public."""
-    w.events.append(_new_tuple(Event, (kind, player, cards, seen_by, detail)))
+    w.events.append(_new_tuple(_Event, (kind, player, cards, seen_by, detail)))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -699,7 +734,7 @@ def resolve_play(w: Work, player: int, name: str, uid: int, again: bool = False)
     """Resolve a played card (again, for Throne Room: the card does not move). An Attack first
     lets each other player, in turn order, reveal Reactions (rulebook: when another player plays
     an Attack, before it does anything)."""
-    c = CARDS[name]
+    c = _CARDS[name]
     log(w, "play", player, (name,), None, "again" if again else None)
     if c.is_treasure:
         w.coins += treasure_value(w, name)
@@ -755,7 +790,7 @@ def treasures_value(w: Work, names: tuple) -> int:
     if marks:
         new = []
         for card_name, mark in marks:
-            bonus = CARDS[card_name].treasure_bonus
+            bonus = _CARDS[card_name].treasure_bonus
             if bonus is not None:
                 extra, mark = bonus(names, mark)
                 value += extra
@@ -774,7 +809,7 @@ def set_effect(w: Work, name: str, value) -> None:
     phase sets ``bought`` every turn."""
     fields = list(w.effects)
     fields[_EFFECT_AT[name]] = value
-    w.effects = _new_tuple(TurnEffects, fields)
+    w.effects = _new_tuple(_TurnEffects, fields)
 
 
 def turn_mark(w, name: str, default=None):
@@ -794,7 +829,7 @@ def set_turn_mark(w: Work, name: str, value) -> None:
 
 @continuation
 def _apply_action(w: Work, player: int, name: str, uid: int) -> None:
-    c = CARDS[name]
+    c = _CARDS[name]
     if c.plus_cards:
         draw(w, player, c.plus_cards)
     if c.plus_actions:
@@ -831,7 +866,7 @@ def reactions_available(w, player: int) -> tuple:
     hand = w.players[player].hand
     out = []
     for name in sorted(set(hand)):
-        c = CARDS[name]
+        c = _CARDS[name]
         if not c.is_reaction or c.reaction is None:
             continue
         if c.can_react is not None and not c.can_react(w, player):
@@ -869,7 +904,6 @@ def _reaction_answer(w: Work, chosen: tuple, victim: int, attacker: int, attack:
 # The turn
 # ---------------------------------------------------------------------------------------------
 
-@continuation
 def start_turn(w: Work) -> None:
     p = w.current
     w.phase = ACTION
@@ -887,11 +921,11 @@ def reset_turn(w: Work, actions_and_buys: int) -> None:
     1 Buy) and at its Clean-up (0 of each)."""
     w.actions = w.buys = actions_and_buys
     w.coins = 0
-    w.effects = NO_EFFECTS
+    w.effects = _NO_EFFECTS
 
 
-ACTION_PROMPT = "Action phase: play an Action or end the phase"
-BUY_PROMPT = "Buy phase: play Treasures, buy a card, or end your turn"
+ACTION_PROMPT: Final = "Action phase: play an Action or end the phase"
+BUY_PROMPT: Final = "Buy phase: play Treasures, buy a card, or end your turn"
 
 
 @lru_cache(maxsize=1024)
@@ -918,11 +952,10 @@ def treasure_moves(kinds: frozenset) -> tuple:
 
 def turn_decision(player: int, prompt: str, purpose: str, moves: tuple) -> Decision:
     """The turn's standing decision (built from its fields directly: it is made twice a turn)."""
-    return _new_tuple(Decision, (player, TURN, prompt, None, purpose, (), (), moves, 1, 1, (),
+    return _new_tuple(_Decision, (player, TURN, prompt, None, purpose, (), (), moves, 1, 1, (),
                                  None))
 
 
-@continuation
 def action_phase(w: Work) -> None:
     """The Action phase's standing decision; skipped when no Action can be played (unless the
     game asks every question: then only the number of Actions left, which is public, skips it)."""
@@ -938,7 +971,6 @@ def action_phase(w: Work) -> None:
     buy_phase(w)
 
 
-@continuation
 def buy_phase(w: Work) -> None:
     """The Buy phase's standing decision: play Treasures (until the first buy), buy, or end.
     Skipped when there is nothing to do but end, unless the game asks every question."""
@@ -947,7 +979,7 @@ def buy_phase(w: Work) -> None:
     buys: tuple = ()
     if w.buys > 0:
         supply = w.supply
-        if 0 in supply:  # some pile is empty: leave it out
+        if count_empty(supply):  # some pile is empty: leave it out
             buys = tuple([m for i, m in affordable_buys(w.pile_names, w.effects.cost_reduction,
                                                         w.coins) if supply[i]])
         else:
@@ -959,7 +991,6 @@ def buy_phase(w: Work) -> None:
          turn_answer, ())
 
 
-@continuation
 def turn_answer(w: Work, move: Move) -> None:
     p = w.current
     verb, card = move
@@ -987,6 +1018,13 @@ def turn_answer(w: Work, move: Move) -> None:
             set_effect(w, "bought", True)
         gain(w, p, card, event="buy")
         push(w, buy_phase)
+
+
+# The turn's phases are registered as continuations here rather than by the decorator: a
+# decorated function is called through Python even from compiled code, and these also call
+# each other directly at every turn.
+for _phase in (start_turn, action_phase, buy_phase, turn_answer):
+    continuation(_phase)
 
 
 def game_ends(w) -> bool:
@@ -1075,7 +1113,7 @@ def check_answer(d: Decision, answer):
     (rulebook, Discard: you reveal only the one you put on top, and you choose it)."""
     kind = d.kind
     if kind == TURN:
-        if type(answer) is not Move or answer not in d.moves:
+        if type(answer) is not _Move or answer not in d.moves:
             shape = "" if type(answer) is Move else f" (a turn takes {_SHAPES[TURN]})"
             raise IllegalAnswerError(
                 f"{_quote(answer)} is not a legal move now{shape}; legal moves: "

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import os
 from functools import lru_cache
-from typing import Any, NamedTuple, Optional
+from typing import Any, Final, NamedTuple, Optional
 
 from pyrsistent import pvector
 
@@ -23,6 +23,9 @@ from .errors import GameOverError, InvalidConfigError, NotYourDecisionError, Sta
 from .kingdoms import resolve_kingdom
 from .state import (ACTION, NO_EFFECTS, Config, Decision, Move, PlayerState, State)
 from .state import PUBLIC_DETAIL  # noqa: F401  (read here by the wire's converters)
+
+# Final: the compiled `step` reads it from a C variable, not from the module's dictionary.
+_CONTINUATIONS: Final = CONTINUATIONS
 
 _new_tuple = tuple.__new__
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
@@ -207,7 +210,11 @@ def step(state: State, answer, player: Any = None, *, number: Any = None) -> Sta
     w = Work(state)
     w.stack.pop()
     w.answers = state.answers.append((decision.player, answer))
-    CONTINUATIONS[frame[2]](w, answer, *frame[3])
+    args = frame[3]
+    if args:
+        _CONTINUATIONS[frame[2]](w, answer, *args)
+    else:   # most questions (every turn's): no argument tuple to spread
+        _CONTINUATIONS[frame[2]](w, answer)
     run(w)
     return w.freeze()
 

@@ -8,12 +8,14 @@ Python version (unlike `random.Random`, whose algorithms are not promised to sta
 import operator
 import struct
 from functools import lru_cache
+from typing import Final
 
 from . import rng_native
 from .rng_native import shuffled_signed
 
-MASK64 = (1 << 64) - 1
-_GOLDEN = 0x9E3779B97F4A7C15
+# Final: the compiled generator reads these as constants, not from the module's dictionary.
+MASK64: Final = (1 << 64) - 1
+_GOLDEN: Final = 0x9E3779B97F4A7C15
 
 
 def seed_state(seed: int) -> int:
@@ -41,11 +43,12 @@ def below(state: int, n: int) -> tuple[int, int]:
             return state, z % n
 
 
-_M1, _M2 = 0xBF58476D1CE4E5B9, 0x94D049BB133111EB
-_FULL = MASK64 + 1
-_MAX_SIGNED = (1 << 63) - 1
+_M1: Final = 0xBF58476D1CE4E5B9
+_M2: Final = 0x94D049BB133111EB
+_FULL: Final = MASK64 + 1
+_MAX_SIGNED: Final = (1 << 63) - 1
 # Compiled, `rng_native` shuffles on native 64-bit integers (the same draws, a test checks).
-_NATIVE = not rng_native.__file__.endswith(".py")
+_NATIVE: Final = not rng_native.__file__.endswith(".py")
 
 
 def shuffled(state: int, items: tuple) -> tuple[int, tuple]:

@@ -11,7 +11,7 @@ from .card import CARDS
 from .engine import (_quote, all_cards, pile_costs, score_counts, supply_count,
                      variable_vp_in)
 from .errors import InvalidConfigError
-from .game import score, winners
+from .game import score, step, winners
 from .state import (PUBLIC_DETAIL, SELECT, Decision, Event, PublicDecision, State)
 from .text import describe_waiting
 
@@ -271,6 +271,7 @@ def play_out(state: State, bots: list, cheap: list, step_fn, max_decisions: int)
     the way carries the decision being answered as ``decision``, for the error report."""
     d: Any = None
     stateful = [getattr(bot, "reads_state", False) is True for bot in bots]
+    direct = step_fn is step   # then called directly (compiled: not through Python's call)
     try:
         for _ in range(max_decisions):
             stack = state.stack
@@ -284,7 +285,8 @@ def play_out(state: State, bots: list, cheap: list, step_fn, max_decisions: int)
                 continue
             seen = Observation(state, seat, bot.log_from) if cheap[seat] else \
                 _view(state, seat, bot.log_from)
-            state = step_fn(state, bot.answer(d, seen))
+            answer = bot.answer(d, seen)
+            state = step(state, answer) if direct else step_fn(state, answer)
     except Exception as exc:
         try:
             exc.decision = d   # type: ignore[attr-defined]

@@ -17,6 +17,7 @@ from typing import Any, Optional
 from ..card import CARDS
 from ..views import Observation
 from ..state import CHOOSE, END_PHASE, ORDER, PLAY, PLAY_TREASURES, SELECT, TURN, BUY, Move
+from ..engine import END_THE_PHASE
 from .knowledge import Holdings
 
 # Coins that buy something better than less would (Province, Gold, Duchy/Laboratory, Silver).
@@ -173,12 +174,14 @@ class Player:
     def turn(self, d, view):
         moves = d.moves
         if d.purpose == "action_phase":
-            playable = [m.card for m in moves if m.verb == PLAY]
+            plays = [m for m in moves if m.verb == PLAY]
+            playable = [m.card for m in plays]
             for name in self.action_order(view, playable):
                 if name is None:
                     break
-                return Move(PLAY, name)
-            return Move(END_PHASE)
+                # The offered Move itself when there is one (an equal value, not built anew).
+                return plays[playable.index(name)] if name in playable else Move(PLAY, name)
+            return END_THE_PHASE
         if moves[0].verb == PLAY_TREASURES:  # play every Treasure before buying
             return moves[0]
         names, buys, pool = buy_options(moves)
@@ -189,7 +192,7 @@ class Player:
                     self.known.owned[view.player][choice] += 1
                 # The offered Move itself when there is one (an equal value, not built anew).
                 return buys[names.index(choice)] if choice in names else Move(BUY, choice)
-        return Move(END_PHASE)
+        return END_THE_PHASE
 
     # -- cards ---------------------------------------------------------------------------------
 
