@@ -36,6 +36,7 @@ _Decision: Final = Decision
 _Move: Final = Move
 _TurnEffects: Final = TurnEffects
 _NO_EFFECTS: Final = NO_EFFECTS
+_BOUGHT_ONLY: Final = NO_EFFECTS._replace(bought=True)   # a turn's effects after a plain buy
 _CARDS: Final = CARDS
 _CONTINUATIONS: Final = CONTINUATIONS
 _FRAME_NAMES: Final = FRAME_NAMES
@@ -68,19 +69,25 @@ class Seats:
     step was a quarter of a step with 4 players. Reads like the tuple of players it copies
     (``len``, indexing, iteration in seat order); `Work.freeze` keeps the seats never used as
     they were."""
-    __slots__ = ("base", "used")
+    __slots__ = ("base", "used", "last_seat", "last")
     base: tuple        # the copied state's players
     used: dict[int, PlayerWork]   # the seats used so far (typed: compiled, their zones are
                                   # read as fields, not looked up by name)
+    last_seat: int     # the seat asked for last, and its zones: a step asks for one seat's
+    last: PlayerWork   # zones again and again (-1: none yet)
 
     def __init__(self, base: tuple):
         self.base = base
         self.used = {}
+        self.last_seat = -1
 
     def __getitem__(self, seat: int) -> PlayerWork:
+        if seat == self.last_seat:
+            return self.last
         p = self.used.get(seat)
         if p is None:
             p = self.used[seat] = PlayerWork(self.base[seat])
+        self.last_seat, self.last = seat, p
         return p
 
     def __len__(self) -> int:
@@ -928,23 +935,24 @@ ACTION_PROMPT: Final = "Action phase: play an Action or end the phase"
 BUY_PROMPT: Final = "Buy phase: play Treasures, buy a card, or end your turn"
 
 
-@lru_cache(maxsize=1024)
-def action_moves(kinds: frozenset) -> tuple:
-    """The Action phase's moves for a hand holding the card names ``kinds``: play each Action
-    kind, sorted, or end the phase; () when there is no Action (memoized by the set of names
-    in a hand, of which few recur: the Action phase asks at every turn)."""
-    actions = sorted(c for c in kinds if CARDS[c].is_action)
+# The two below are memoized by the hand as it is (a tuple hashes without building anything,
+# where a frozenset of its names cost as much as the lookup itself); a hand's order does not
+# change its moves, so its orderings share a value, and few hands recur a lot.
+@lru_cache(maxsize=4096)
+def action_moves(hand: tuple) -> tuple:
+    """The Action phase's moves for ``hand``: play each Action kind, sorted, or end the phase;
+    () when there is no Action (asked at every turn)."""
+    actions = sorted(c for c in set(hand) if CARDS[c].is_action)
     if not actions:
         return ()
     return tuple(play_move(c) for c in actions) + (END_THE_PHASE,)
 
 
-@lru_cache(maxsize=1024)
-def treasure_moves(kinds: frozenset) -> tuple:
-    """The Buy phase's moves playing Treasures from a hand holding the card names ``kinds``:
-    all of them, then each kind, sorted; () when there is none (memoized like
-    `action_moves`)."""
-    treasures = sorted(c for c in kinds if CARDS[c].is_treasure)
+@lru_cache(maxsize=4096)
+def treasure_moves(hand: tuple) -> tuple:
+    """The Buy phase's moves playing Treasures from ``hand``: all of them, then each kind,
+    sorted; () when there is none."""
+    treasures = sorted(c for c in set(hand) if CARDS[c].is_treasure)
     if not treasures:
         return ()
     return (PLAY_ALL_TREASURES,) + tuple(play_move(c) for c in treasures)
@@ -961,7 +969,7 @@ def action_phase(w: Work) -> None:
     game asks every question: then only the number of Actions left, which is public, skips it)."""
     p = w.current
     if w.actions > 0:
-        moves = action_moves(frozenset(w.players[p].hand))
+        moves = action_moves(w.players[p].hand)
         if not moves and w.config.always_ask:
             moves = (END_THE_PHASE,)
         if moves:
@@ -975,7 +983,7 @@ def buy_phase(w: Work) -> None:
     """The Buy phase's standing decision: play Treasures (until the first buy), buy, or end.
     Skipped when there is nothing to do but end, unless the game asks every question."""
     p = w.current
-    plays = () if w.effects.bought else treasure_moves(frozenset(w.players[p].hand))
+    plays = () if w.effects.bought else treasure_moves(w.players[p].hand)
     buys: tuple = ()
     if w.buys > 0:
         supply = w.supply
@@ -1014,7 +1022,10 @@ def turn_answer(w: Work, move: Move) -> None:
     else:  # BUY
         w.buys -= 1
         w.coins -= cost(w, card)
-        if not w.effects.bought:
+        effects = w.effects
+        if effects is _NO_EFFECTS:   # most turns' first buy: the one value it becomes
+            w.effects = _BOUGHT_ONLY
+        elif not effects.bought:
             set_effect(w, "bought", True)
         gain(w, p, card, event="buy")
         push(w, buy_phase)

@@ -269,9 +269,14 @@ def play_out(state: State, bots: list, cheap: list, step_fn, max_decisions: int)
     ``reads_state`` is True (the search bot) is asked ``answer_state(state)`` instead: it reads
     the state only through its seat's view and `determinize`. An exception raised on
     the way carries the decision being answered as ``decision``, for the error report."""
+    from .bots.policy import Player   # (here: the bots import this module)
     d: Any = None
     stateful = [getattr(bot, "reads_state", False) is True for bot in bots]
     direct = step_fn is step   # then called directly (compiled: not through Python's call)
+    # The built-in players by seat, typed: compiled, they are asked directly, not through
+    # Python's method call.
+    built_in: list[Optional[Player]] = [
+        bot if isinstance(bot, Player) and c else None for bot, c in zip(bots, cheap)]
     try:
         for _ in range(max_decisions):
             stack = state.stack
@@ -279,13 +284,17 @@ def play_out(state: State, bots: list, cheap: list, step_fn, max_decisions: int)
                 return state, None
             d = stack[-1][1]
             seat = d.player
-            bot = bots[seat]
-            if stateful[seat]:
-                state = step_fn(state, bot.answer_state(state))
-                continue
-            seen = Observation(state, seat, bot.log_from) if cheap[seat] else \
-                _view(state, seat, bot.log_from)
-            answer = bot.answer(d, seen)
+            player = built_in[seat]
+            if player is not None:
+                answer = player.answer(d, Observation(state, seat, player.log_from))
+            else:
+                bot = bots[seat]
+                if stateful[seat]:
+                    state = step_fn(state, bot.answer_state(state))
+                    continue
+                seen = Observation(state, seat, bot.log_from) if cheap[seat] else \
+                    _view(state, seat, bot.log_from)
+                answer = bot.answer(d, seen)
             state = step(state, answer) if direct else step_fn(state, answer)
     except Exception as exc:
         try:
