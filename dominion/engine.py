@@ -19,9 +19,8 @@ from . import rng
 from .card import CARDS, CONTINUATIONS, FRAME_NAMES, continuation
 from .errors import IllegalAnswerError
 from .state import (ACTION, BUY, CHOOSE, CLEANUP, END_PHASE, FROM_SUPPLY, ORDER, OVER, PLAY,
-                    PLAY_TREASURES,
-                    NO_EFFECTS, SELECT, TURN, BUY as BUY_VERB, Config, Decision, Event, Move,
-                    PlayerState, State, TurnEffects)
+                    PLAY_TREASURES, NO_EFFECTS, SELECT, TURN, BUY as BUY_VERB, Config, Decision,
+                    Event, Move, PlayerState, State, TurnEffects)
 
 ASK: Final = "?"
 _new_tuple: Final = tuple.__new__  # builds a NamedTuple from its fields, not by its Python __new__
