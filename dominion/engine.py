@@ -364,14 +364,10 @@ def supply_count(w, name: str) -> int:
 
 
 def empty_piles(w) -> int:
-    """How many Supply piles are empty."""
-    return count_empty(w.supply)
-
-
-def count_empty(supply: tuple[int, ...]) -> int:
-    """How many of the Supply counts ``supply`` are 0. A loop over typed counts: compiled, it
-    compares machine integers, where ``supply.count(0)`` (or ``0 in supply``) calls Python's
-    comparison for every pile, at every Buy phase."""
+    """How many Supply piles are empty. A loop over typed counts: compiled, it compares machine
+    integers, where ``supply.count(0)`` calls Python's comparison for every pile (the Buy phase
+    asks at every turn)."""
+    supply: tuple[int, ...] = w.supply
     empty = 0
     for left in supply:
         if left == 0:
@@ -986,7 +982,7 @@ def buy_phase(w: Work) -> None:
     buys: tuple = ()
     if w.buys > 0:
         supply = w.supply
-        if count_empty(supply):  # some pile is empty: leave it out
+        if empty_piles(w):  # some pile is empty: leave it out
             buys = tuple([m for i, m in affordable_buys(w.pile_names, w.effects.cost_reduction,
                                                         w.coins) if supply[i]])
         else:

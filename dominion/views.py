@@ -287,11 +287,10 @@ def play_out(state: State, bots: list, cheap: list, step_fn, max_decisions: int)
             player = built_in[seat]
             if player is not None:
                 answer = player.answer(d, Observation(state, seat, player.log_from))
+            elif stateful[seat]:
+                answer = bots[seat].answer_state(state)
             else:
                 bot = bots[seat]
-                if stateful[seat]:
-                    state = step_fn(state, bot.answer_state(state))
-                    continue
                 seen = Observation(state, seat, bot.log_from) if cheap[seat] else \
                     _view(state, seat, bot.log_from)
                 answer = bot.answer(d, seen)

@@ -44,6 +44,7 @@ from pyrsistent import pvector
 
 from ..card import CARDS
 from ..determinize import Determinizer
+from ..engine import card_cost
 from ..game import pile_size, step, winners
 from ..positions import position
 from ..views import Observation, play_out
@@ -364,8 +365,9 @@ class ViewSampler:
     (``determinize`` keeps it), and another seat's cards are counted from the public log, so a
     card passed face down between two other seats (Masquerade, 3 or more players) is counted
     where it was: a seat whose counts cannot fill its zones gets the cards other seats' counts
-    have too many of, at random (then Coppers, should none be left). Use `of`: it returns None where the views do not add
-    up for the seat's own cards (they always do, unless a view was missed)."""
+    have too many of, at random (then Coppers, should none be left). Use `of`: it returns None
+    where the views do not add up for the seat's own cards (they always do, unless a view was
+    missed)."""
     __slots__ = ("args", "seats", "log")
 
     def __init__(self, args: dict, seats: list, log):
@@ -400,7 +402,10 @@ class ViewSampler:
                 return None
             seats.append((tuple(sorted(unseen.elements())), sizes, hand, looking, top))
         supply = view.supply
-        reduction = max(CARDS[name].cost - now for name, _, now in supply)
+        # This turn's cost reduction (Bridge): the one with which the cost rule gives the costs
+        # shown (none above the dearest card's cost can differ from it).
+        reduction = next(r for r in range(max(CARDS[name].cost for name, _, _ in supply) + 1)
+                         if all(card_cost(name, r) == now for name, _, now in supply))
         bought = not any(m.verb in (PLAY, PLAY_TREASURES) for m in decision.moves) and \
             any(CARDS[c].is_treasure for c in players[me].hand)
         args = dict(
@@ -409,7 +414,7 @@ class ViewSampler:
             in_play=[pv.in_play for pv in players], aside=[pv.aside for pv in players],
             trash=view.trash, current=view.current, phase=BUY, actions=view.actions,
             buys=view.buys, coins=view.coins, turns_taken=[pv.turns_taken for pv in players],
-            effects=TurnEffects(cost_reduction=max(0, reduction), bought=bought))
+            effects=TurnEffects(cost_reduction=reduction, bought=bought))
         return cls(args, seats, pvector(seen_log))
 
     def sample(self, seed: int):
@@ -426,11 +431,11 @@ class ViewSampler:
         hands, decks, looking, discards = [], [], [], []
         for cards, (pool, (hand, deck, look, under), own_hand, own_looking, top) in \
                 zip(dealt, self.seats):
-            short = hand + deck + look + under - len(cards)
-            if short > 0:
-                cards += spare[:short]
-                del spare[:short]
-                cards += ["Copper"] * (hand + deck + look + under - len(cards))
+            need = hand + deck + look + under
+            if len(cards) < need:
+                taken = spare[:need - len(cards)]
+                del spare[:len(taken)]
+                cards += taken + ["Copper"] * (need - len(cards) - len(taken))
             hands.append(own_hand + tuple(cards[:hand]))
             decks.append(cards[hand:hand + deck])
             looking.append(own_looking + tuple(cards[hand + deck:hand + deck + look]))
