@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from functools import lru_cache
-from typing import Final, Optional
+from typing import Any, Callable, Final, Optional
 
 from pyrsistent import PVector
 
@@ -45,6 +45,42 @@ END_THE_PHASE: Final = Move(END_PHASE)
 
 BASIC_PILES = ("Copper", "Silver", "Gold", "Estate", "Duchy", "Province", "Curse")
 PROVINCE_PILE: Final = BASIC_PILES.index("Province")   # the Supply starts with the basic piles
+
+
+class Memo:
+    """Values of a pure function kept by key, all dropped at once when ``limit`` are kept. The
+    rules' memoized functions on the step's path keep their values here, not in an
+    `lru_cache`: the compiled engine looks one up in a dictionary, where an `lru_cache` is
+    called through Python (those calls were 12% of a compiled Smithy game's instructions,
+    callgrind, 2026-11-27)."""
+
+    def __init__(self, limit: int) -> None:
+        self.values: dict[Any, Any] = {}
+        self.limit = limit
+        self.last: tuple[Any, Any] = (self, None)   # `of`'s last (owner, value): no owner yet
+
+    def keep(self, key: Any, value: Any) -> Any:
+        """Keep ``value`` under ``key`` and return it."""
+        values = self.values
+        if len(values) >= self.limit:
+            values.clear()
+        values[key] = value
+        return value
+
+    def of(self, owner: Any, make: Callable[[Any], Any]) -> Any:
+        """``make(owner)``, kept by ``owner``'s identity: a game's states share one tuple of
+        pile names, so a value of the names is found without hashing them, most often as the
+        last one asked for (one attribute: threads sharing a memo read a whole entry). An entry
+        holds its owner, so its identity is not another object's while it is kept."""
+        last = self.last
+        if last[0] is owner:
+            return last[1]
+        key = id(owner)
+        entry: Optional[tuple[Any, Any]] = self.values.get(key)
+        if entry is None or entry[0] is not owner:
+            entry = self.keep(key, (owner, make(owner)))
+        self.last = entry
+        return entry[1]
 
 
 class PlayerWork:
@@ -321,19 +357,35 @@ def buy_moves(pile_names: tuple) -> tuple:
     return tuple(Move(BUY_VERB, name) for name in pile_names)
 
 
-@lru_cache(maxsize=4096)
+def _new_table(_owner: Any) -> dict:
+    return {}
+
+
+# Per game (its pile names): (cost reduction, coins) -> (`affordable_buys`, `affordable_moves`).
+_AFFORDABLE: Final = Memo(64)
+
+
+def _affordable(pile_names: tuple, reduction: int, coins: int) -> tuple:
+    table = _AFFORDABLE.of(pile_names, _new_table)
+    key = (reduction, coins)
+    found = table.get(key)
+    if found is None:
+        buys = tuple((i, m) for i, (m, c) in enumerate(zip(buy_moves(pile_names),
+                                                           pile_costs(pile_names, reduction)))
+                     if c <= coins)
+        found = table[key] = (buys, tuple(m for _, m in buys))
+    return found
+
+
 def affordable_buys(pile_names: tuple, reduction: int, coins: int) -> tuple:
     """(pile index, Move buying it) for every pile costing at most ``coins`` now, by pile
     index (memoized: the Buy phase asks this at every decision; emptiness is checked after)."""
-    return tuple((i, m) for i, (m, c) in enumerate(zip(buy_moves(pile_names),
-                                                       pile_costs(pile_names, reduction)))
-                 if c <= coins)
+    return _affordable(pile_names, reduction, coins)[0]
 
 
-@lru_cache(maxsize=4096)
 def affordable_moves(pile_names: tuple, reduction: int, coins: int) -> tuple:
     """The Moves of `affordable_buys` alone, for when no pile is empty (memoized)."""
-    return tuple(m for _, m in affordable_buys(pile_names, reduction, coins))
+    return _affordable(pile_names, reduction, coins)[1]
 
 
 @lru_cache(maxsize=None)
@@ -342,10 +394,17 @@ def play_move(name: str) -> Move:
     return Move(PLAY, name)
 
 
-@lru_cache(maxsize=None)
+def _pile_index(pile_names: tuple) -> dict:
+    return {name: i for i, name in enumerate(pile_names)}
+
+
+_PILE_INDEX: Final = Memo(64)
+
+
 def pile_index(pile_names: tuple) -> dict:
     """Supply pile name -> index into ``supply`` (memoized: a pure function of the names)."""
-    return {name: i for i, name in enumerate(pile_names)}
+    index: dict = _PILE_INDEX.of(pile_names, _pile_index)
+    return index
 
 
 def take_from_pile(w: Work, i: int) -> None:
@@ -404,11 +463,18 @@ def vp_change(w: Work, player: int, name: str, sign: int) -> None:
         w.vp = tuple(scores)
 
 
-@lru_cache(maxsize=64)
-def variable_vp_in(pile_names: tuple) -> bool:
-    """Whether any Supply pile's card scores by the owner's other cards (memoized per game)."""
+def _variable_vp_in(pile_names: tuple) -> bool:
     variable = _vp_tables()[1]
     return any(name in variable for name in pile_names)
+
+
+_VARIABLE_VP_IN: Final = Memo(64)
+
+
+def variable_vp_in(pile_names: tuple) -> bool:
+    """Whether any Supply pile's card scores by the owner's other cards (memoized per game)."""
+    variable: bool = _VARIABLE_VP_IN.of(pile_names, _variable_vp_in)
+    return variable
 
 
 def player_score(cards) -> int:
@@ -468,22 +534,36 @@ def score_by_card(cards) -> tuple:
 _VARIABLE_VP: Final = -(1 << 40)   # in `_vp_marks`: the card's VP depends on the others
 
 
-@lru_cache(maxsize=1)
+# The tables made from the card registry (filled when ``dominion.cards`` is imported), each made
+# once, when first asked for.
+_VP_MARKS: Final = Memo(1)
+_VP_TABLES: Final = Memo(1)
+_TREASURE_TABLE: Final = Memo(1)
+
+
 def _vp_marks() -> dict[str, int]:
     """Card name -> its fixed VP, for the cards that have some, or `_VARIABLE_VP` (made once,
     like `_vp_tables`): most cards score nothing and are not looked at twice."""
+    marks: dict[str, int] = _VP_MARKS.of(_CARDS, _make_vp_marks)
+    return marks
+
+
+def _make_vp_marks(_cards: Any) -> dict[str, int]:
     fixed, variable = _vp_tables()
     marks = {name: vp for name, vp in fixed.items() if vp}
     marks.update((name, _VARIABLE_VP) for name in variable)
     return marks
 
 
-@lru_cache(maxsize=1)
 def _vp_tables() -> tuple[dict[str, int], frozenset]:
-    """(card name -> fixed VP, names whose VP depends on the owner's cards), made once from the
-    card registry (filled when ``dominion.cards`` is imported)."""
-    return ({name: c.vp for name, c in CARDS.items()},
-            frozenset(name for name, c in CARDS.items() if c.victory_points is not None))
+    """(card name -> fixed VP, names whose VP depends on the owner's cards)."""
+    tables: tuple[dict[str, int], frozenset] = _VP_TABLES.of(_CARDS, _make_vp_tables)
+    return tables
+
+
+def _make_vp_tables(cards: Any) -> tuple[dict[str, int], frozenset]:
+    return ({name: c.vp for name, c in cards.items()},
+            frozenset(name for name, c in cards.items() if c.victory_points is not None))
 
 
 def all_cards(ps) -> tuple:
@@ -506,9 +586,22 @@ def remove(zone: tuple, cards) -> tuple:
     return tuple(z)
 
 
+# Events by their fields: most recur (a seat's Clean-up, shuffle, a Smithy played, a Gold
+# bought...; 94% of a Smithy game's), and an equal event is the same immutable value, where
+# building one was two thirds of the cost of logging it (compiled).
+_EVENTS: Final = Memo(8192)
+
+
 def log(w: Work, kind: str, player: int, cards: tuple = (), seen_by=None, detail=None) -> None:
     """Add an event to the game log; ``seen_by`` None means public."""
-    w.events.append(_new_tuple(_Event, (kind, player, cards, seen_by, detail)))
+    fields = (kind, player, cards, seen_by, detail)
+    try:
+        event = _EVENTS.values.get(fields)
+    except TypeError:   # a field that does not hash (the rules log none): not kept
+        event = _new_tuple(_Event, fields)
+    if event is None:
+        event = _EVENTS.keep(fields, _new_tuple(_Event, fields))
+    w.events.append(event)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -768,11 +861,14 @@ def play_all_treasures(w: Work, player: int) -> None:
     w.coins += treasures_value(w, treasures)
 
 
-@lru_cache(maxsize=1)
 def _treasure_table() -> dict[str, int]:
-    """Treasure name -> its printed value, made once from the card registry (filled when
-    ``dominion.cards`` is imported)."""
-    return {name: c.coins for name, c in CARDS.items() if c.is_treasure}
+    """Treasure name -> its printed value, made once from the card registry."""
+    table: dict[str, int] = _TREASURE_TABLE.of(_CARDS, _make_treasure_table)
+    return table
+
+
+def _make_treasure_table(cards: Any) -> dict[str, int]:
+    return {name: c.coins for name, c in cards.items() if c.is_treasure}
 
 
 def treasure_value(w: Work, name: str) -> int:
@@ -933,30 +1029,57 @@ BUY_PROMPT: Final = "Buy phase: play Treasures, buy a card, or end your turn"
 # The two below are memoized by the hand as it is (a tuple hashes without building anything,
 # where a frozenset of its names cost as much as the lookup itself); a hand's order does not
 # change its moves, so its orderings share a value, and few hands recur a lot.
-@lru_cache(maxsize=4096)
+_ACTION_MOVES: Final = Memo(4096)
+_TREASURE_MOVES: Final = Memo(4096)
+
+
 def action_moves(hand: tuple) -> tuple:
     """The Action phase's moves for ``hand``: play each Action kind, sorted, or end the phase;
     () when there is no Action (asked at every turn)."""
-    actions = sorted(c for c in set(hand) if CARDS[c].is_action)
-    if not actions:
-        return ()
-    return tuple(play_move(c) for c in actions) + (END_THE_PHASE,)
+    moves = _ACTION_MOVES.values.get(hand)
+    if moves is None:
+        actions = sorted(c for c in set(hand) if CARDS[c].is_action)
+        moves = _ACTION_MOVES.keep(hand, tuple(play_move(c) for c in actions) + (END_THE_PHASE,)
+                                   if actions else ())
+    return moves
 
 
-@lru_cache(maxsize=4096)
 def treasure_moves(hand: tuple) -> tuple:
     """The Buy phase's moves playing Treasures from ``hand``: all of them, then each kind,
     sorted; () when there is none."""
-    treasures = sorted(c for c in set(hand) if CARDS[c].is_treasure)
-    if not treasures:
-        return ()
-    return (PLAY_ALL_TREASURES,) + tuple(play_move(c) for c in treasures)
+    moves = _TREASURE_MOVES.values.get(hand)
+    if moves is None:
+        treasures = sorted(c for c in set(hand) if CARDS[c].is_treasure)
+        moves = _TREASURE_MOVES.keep(hand, (PLAY_ALL_TREASURES,) +
+                                     tuple(play_move(c) for c in treasures) if treasures else ())
+    return moves
 
 
-def turn_decision(player: int, prompt: str, purpose: str, moves: tuple) -> Decision:
-    """The turn's standing decision (built from its fields directly: it is made twice a turn)."""
-    return _new_tuple(_Decision, (player, TURN, prompt, None, purpose, (), (), moves, 1, 1, (),
-                                 None))
+# The turn's standing decisions, kept by seat, phase and the identity of their moves' parts
+# (tuples the memos above own, or fresh ones that are then kept here): a decision repeats
+# whenever a seat holds the same hand or coins again, and building one cost as much as the
+# rest of the phase's work.
+_TURN_DECISIONS: Final = Memo(4096)
+
+
+def turn_decision(player: int, purpose: str, plays: tuple, buys: tuple) -> Decision:
+    """The turn's standing decision: in the Action phase ``plays`` are its moves (END_THE_PHASE
+    among them) and ``buys`` is empty; in the Buy phase its moves are ``plays``, ``buys`` and
+    END_THE_PHASE."""
+    key = id(plays) ^ id(buys) ^ player   # one int: hashed and compared at once
+    entry: Optional[tuple[tuple, tuple, Decision]] = _TURN_DECISIONS.values.get(key)
+    if entry is not None and entry[0] is plays and entry[1] is buys:
+        decision = entry[2]
+        if decision.player == player and decision.purpose == purpose:
+            return decision
+    if purpose == "action_phase":
+        prompt, moves = ACTION_PROMPT, plays
+    else:
+        prompt, moves = BUY_PROMPT, plays + buys + (END_THE_PHASE,)
+    decision = _new_tuple(_Decision, (player, TURN, prompt, None, purpose, (), (), moves, 1, 1,
+                                      (), None))
+    _TURN_DECISIONS.keep(key, (plays, buys, decision))
+    return decision
 
 
 def action_phase(w: Work) -> None:
@@ -968,7 +1091,7 @@ def action_phase(w: Work) -> None:
         if not moves and w.config.always_ask:
             moves = (END_THE_PHASE,)
         if moves:
-            _ask(w, turn_decision(p, ACTION_PROMPT, "action_phase", moves), turn_answer, ())
+            _ask(w, turn_decision(p, "action_phase", moves, ()), turn_answer, ())
             return
     w.phase = BUY
     buy_phase(w)
@@ -990,8 +1113,7 @@ def buy_phase(w: Work) -> None:
     if not plays and not buys and not w.config.always_ask:
         cleanup(w)
         return
-    _ask(w, turn_decision(p, BUY_PROMPT, "buy_phase", plays + buys + (END_THE_PHASE,)),
-         turn_answer, ())
+    _ask(w, turn_decision(p, "buy_phase", plays, buys), turn_answer, ())
 
 
 def turn_answer(w: Work, move: Move) -> None:

@@ -283,8 +283,8 @@ def play_out(state: State, bots: list, cheap: list, step_fn, max_decisions: int)
             if not stack:
                 return state, None
             d = stack[-1][1]
-            seat = d.player
-            player = built_in[seat]
+            seat: int = d.player
+            player: Optional[Player] = built_in[seat]
             if player is not None:
                 answer = player.answer(d, Observation(state, seat, player.log_from))
             elif stateful[seat]:

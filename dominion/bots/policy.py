@@ -12,12 +12,12 @@ from __future__ import annotations
 import random
 import re
 from functools import lru_cache
-from typing import Any, Optional
+from typing import Any, Final, Optional
 
 from ..card import CARDS
 from ..views import Observation
 from ..state import CHOOSE, END_PHASE, ORDER, PLAY, PLAY_TREASURES, SELECT, TURN, BUY, Move
-from ..engine import END_THE_PHASE
+from ..engine import END_THE_PHASE, Memo
 from .knowledge import Holdings
 
 # Coins that buy something better than less would (Province, Gold, Duchy/Laboratory, Silver).
@@ -73,10 +73,18 @@ def highest(cards, k: int, key=keep_value) -> tuple:
     return tuple(sorted(cards, key=lambda c: (-key(c), c))[:k])
 
 
-@lru_cache(maxsize=1024)
+_BUY_OPTIONS: Final = Memo(1024)
+
+
 def buy_options(moves: tuple) -> tuple:
     """(names, moves, the names as a set) of the cards the BUY moves among ``moves`` buy
-    (memoized: the Buy phase offers the same moves whenever the coins are the same)."""
+    (memoized by the moves' identity: the engine offers the same tuple of moves whenever a
+    seat's Treasures and coins are the same, `dominion.engine.turn_decision`)."""
+    found: tuple = _BUY_OPTIONS.of(moves, _buy_options)
+    return found
+
+
+def _buy_options(moves: tuple) -> tuple:
     buys = tuple(m for m in moves if m.verb == BUY)
     names = tuple(m.card for m in buys)
     return names, buys, frozenset(names)

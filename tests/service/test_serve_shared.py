@@ -264,7 +264,12 @@ def test_processes_share_one_port_and_one_database_and_a_killed_one_is_replaced(
         children = children_of(proc.pid)
         assert len(children) == 2, children
         games = []
-        for _ in range(16):   # new connections: the system spreads them among the processes
+        # New connections: the system spreads them among the processes that listen. A process
+        # may start listening a little after it is started (on a busy machine, after the first
+        # 16 connections went to the other): connect until both served one, for up to 30 s.
+        deadline = time.monotonic() + 30
+        while len(games) < 16 or (len(bot_lease_owners(pg_url)) < 2
+                                  and time.monotonic() < deadline):
             with connect(target) as client:
                 client.wait_ready(10)
                 games.append(client.create_game(["Me", "Bot"], bots={1: "big-money"},
