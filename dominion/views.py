@@ -247,9 +247,11 @@ class Observation:
         player = self.player
         out = []
         for e in (log[start:] if start else log):
-            if e[0] in kinds:
-                seen = e[3]
-                out.append(e if seen is None or player in seen else visible_event(e, player))
+            event: tuple = e   # (typed: the compiled loop reads its fields directly)
+            if event[0] in kinds:
+                seen = event[3]
+                out.append(event if seen is None or player in seen
+                           else visible_event(e, player))
         return tuple(out), n
 
     def __getattr__(self, name):

@@ -38,14 +38,29 @@ class Holdings:
     """Cards owned by each seat, as far as the observing seat can tell from the public log.
 
     The observer's own counts are exact (it sees its own passes); another seat's counts miss only
-    the cards passed to or from it out of the observer's sight.
+    the cards passed to or from it out of the observer's sight. The counts are plain
+    dictionaries: a `Counter`'s every write goes through Python (it defines ``__delitem__``), a
+    few percent of an Attack game's instructions where the bots count at every buy; `owned`
+    shows them as Counters.
     """
-    __slots__ = ("owned", "log_from", "_scores")
+    __slots__ = ("counts", "log_from", "_scores")
 
     def __init__(self, num_players: int):
-        self.owned = [_counts(_STARTING_COUNTS) for _ in range(num_players)]
+        self.counts: list[dict[str, int]] = [dict(_STARTING_COUNTS) for _ in range(num_players)]
         self.log_from = 0
         self._scores: Optional[tuple] = None
+
+    @property
+    def owned(self) -> list:
+        """Each seat's counts as a new `Counter` (a copy: `add` changes the counts)."""
+        return [_counts(c) for c in self.counts]
+
+    def add(self, seat: int, name: str, k: int = 1) -> None:
+        """Count ``k`` more copies of ``name`` for ``seat`` (a bot shown no log counts its own
+        buys)."""
+        counts = self.counts[seat]
+        counts[name] = counts.get(name, 0) + k
+        self._scores = None
 
     def observe(self, view) -> None:
         """Fold in the events of ``view.log`` that were not seen yet."""
@@ -65,45 +80,50 @@ class Holdings:
         self.log_from = end
 
     def _fold(self, events) -> None:
-        owned = self.owned
-        for event in events:
-            kind = event[0]
+        owned = self.counts
+        for e in events:
+            event: tuple = e   # (typed: the compiled loop reads its fields directly)
+            kind: str = event[0]
             if kind not in OWNERSHIP_EVENTS:  # most events (draws, plays, shuffles) move none
                 continue
+            cards: tuple = event[2]
+            seat: int = event[1]
+            counts = owned[seat]
             if kind == "gain" or kind == "buy":  # a buy is the gain of the bought card
-                for name in event[2]:
-                    owned[event[1]][name] += 1
+                for name in cards:
+                    counts[name] = counts.get(name, 0) + 1
                 self._scores = None
             elif kind == "trash":
                 if event[4] == FROM_SUPPLY:   # Lurker's: the card was nobody's
                     continue
-                for name in event[2]:
-                    owned[event[1]][name] -= 1
+                for name in cards:
+                    counts[name] = counts.get(name, 0) - 1
                 self._scores = None
-            elif kind in PASS_EVENTS and event[2] and isinstance(event[4], int):
-                for name in event[2]:
-                    owned[event[1]][name] -= 1
-                    owned[event[4]][name] += 1
+            elif kind in PASS_EVENTS and cards and isinstance(event[4], int):
+                receiver = owned[event[4]]
+                for name in cards:
+                    counts[name] = counts.get(name, 0) - 1
+                    receiver[name] = receiver.get(name, 0) + 1
                 self._scores = None
 
     def copy(self) -> "Holdings":
         """An independent copy (a search bot's rollouts start from what the seat has counted)."""
         other = Holdings(0)
-        other.owned = [_counts(c) for c in self.owned]
+        other.counts = [dict(c) for c in self.counts]
         other.log_from = self.log_from
         other._scores = self._scores
         return other
 
     def count(self, seat: int, name: str) -> int:
         """Copies of the card ``name`` that ``seat`` owns."""
-        return self.owned[seat][name]
+        return self.counts[seat].get(name, 0)
 
     def count_type(self, seat: int, card_type: str) -> int:
         """Cards of a type (``"Action"``, ``"Treasure"``, ...) that ``seat`` owns."""
-        return sum(k for name, k in self.owned[seat].items() if card_type in CARDS[name].types)
+        return sum(k for name, k in self.counts[seat].items() if card_type in CARDS[name].types)
 
     def total(self, seat: int) -> int:
-        return sum(self.owned[seat].values())
+        return sum(self.counts[seat].values())
 
     def scores(self) -> tuple:
         """Victory points of each seat's known cards."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections import Counter
 from functools import lru_cache
 from typing import Any, Final, Optional
 
@@ -197,7 +198,7 @@ class Player:
             choice = self.buy_choice(view, pool, view.coins)
             if choice is not None:
                 if self._blind:
-                    self.known.owned[view.player][choice] += 1
+                    self.known.add(view.player, choice)
                 # The offered Move itself when there is one (an equal value, not built anew).
                 return buys[names.index(choice)] if choice in names else Move(BUY, choice)
         return END_THE_PHASE
@@ -383,7 +384,7 @@ def play_best(bot, d, view, pool) -> tuple:
 def name_likely(bot, d, view, pool) -> tuple:
     """Wishing Well: name the card most common among my cards not in hand or play."""
     me = bot.me(view)
-    owned = bot.known.owned[view.player].copy()
+    owned = Counter(bot.known.counts[view.player])
     for zone in (me.hand or (), me.in_play, me.aside):
         for c in zone:
             owned[c] -= 1

@@ -381,7 +381,7 @@ class ViewSampler:
         log shown so far; None when the seat's own cards do not add up."""
         me = view.player
         players = view.players
-        if len(holdings.owned) != len(players):
+        if len(holdings.counts) != len(players):
             return None
         seats: list = []
         for seat, pv in enumerate(players):
@@ -395,7 +395,7 @@ class ViewSampler:
             else:
                 hand = looking = ()
                 sizes = (pv.hand_size, pv.deck_size, pv.looking_size, under)
-            unseen = holdings.owned[seat].copy()
+            unseen = Counter(holdings.counts[seat])
             unseen.subtract(seen)
             if seat == me and (min(unseen.values(), default=0) < 0
                                or sum(unseen.values()) != sum(sizes)):

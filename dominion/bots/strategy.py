@@ -198,7 +198,8 @@ class StrategyBot(Player):
 
 def _all_hold(conditions: tuple, bot, view, coins: int) -> bool:
     for c in conditions:
-        if not c.holds(bot, view, coins):
+        condition: Condition = c   # (typed: compiled, asked directly, not through Python)
+        if not condition.holds(bot, view, coins):
             return False
     return True
 

@@ -96,8 +96,7 @@ def test_vp_lead_counts_every_copy_of_a_card():
     from dominion.bots.knowledge import Holdings
     known = Holdings(2)
     assert known.scores() == (3, 3)
-    known.owned[0]["Province"] += 1
-    known._scores = None
+    known.add(0, "Province")
     assert known.scores() == (9, 3)
     assert parse_condition("vp_lead >= 6").holds(_BotKnowing(known), _Seat0(), 0)
 
