@@ -586,22 +586,9 @@ def remove(zone: tuple, cards) -> tuple:
     return tuple(z)
 
 
-# Events by their fields: most recur (a seat's Clean-up, shuffle, a Smithy played, a Gold
-# bought...; 94% of a Smithy game's), and an equal event is the same immutable value, where
-# building one was two thirds of the cost of logging it (compiled).
-_EVENTS: Final = Memo(8192)
-
-
 def log(w: Work, kind: str, player: int, cards: tuple = (), seen_by=None, detail=None) -> None:
     """Add an event to the game log; ``seen_by`` None means public."""
-    fields = (kind, player, cards, seen_by, detail)
-    try:
-        event = _EVENTS.values.get(fields)
-    except TypeError:   # a field that does not hash (the rules log none): not kept
-        event = _new_tuple(_Event, fields)
-    if event is None:
-        event = _EVENTS.keep(fields, _new_tuple(_Event, fields))
-    w.events.append(event)
+    w.events.append(_new_tuple(_Event, (kind, player, cards, seen_by, detail)))
 
 
 # ---------------------------------------------------------------------------------------------
