@@ -33,7 +33,7 @@ sys.path.insert(0, str(ROOT))
 import dominion  # noqa: E402
 from dominion.bots import (SearchBot, best_strategy_for, builtin_strategies,  # noqa: E402
                            make_bot)
-from dominion.bots.search import DEFAULT_CANDIDATES, DEFAULT_SCALE  # noqa: E402
+from dominion.bots.search import DEFAULT_CANDIDATES, DEFAULT_MARGIN, DEFAULT_SCALE  # noqa: E402
 from dominion.views import play_out  # noqa: E402
 from dominion.simulate import game_seed, simulate, wilson  # noqa: E402
 
@@ -65,13 +65,13 @@ def with_witch(kingdom: tuple) -> tuple:
 def play_one(job) -> dict:
     """One game: ``job`` = (bot specs per seat, Kingdom, seed, search budget). Returns the search
     seat's win share and its seconds per decision."""
-    specs, kingdom, seed, playouts, views = job
+    specs, kingdom, seed, playouts, views, margin = job
     n = len(specs)
     state = dominion.new_game(players=n, kingdom=list(kingdom), seed=seed, first_player=0)
     bots = []
     for seat, spec in enumerate(specs):
         bot_seed = (seed * 31 + seat + 1) % 2 ** 64
-        bots.append(SearchBot(bot_seed, playouts=playouts) if spec == "search"
+        bots.append(SearchBot(bot_seed, playouts=playouts, margin=margin) if spec == "search"
                     else make_bot(spec, bot_seed))
     times: list = []
     searched: list = []   # the times of the decisions it searched (its buys)
@@ -128,13 +128,15 @@ def jobs_4p(games: int, seed: int, kingdom_list: list) -> list:
     return jobs
 
 
-def run_rows(groups: list, playouts: int, workers: int, views: bool = False) -> list:
+def run_rows(groups: list, playouts: int, workers: int, views: bool = False,
+             margin: float = DEFAULT_MARGIN) -> list:
     """Play every group's games on ``workers`` processes; one row per group, each printed as
     it is done (a long run shows its rows as it goes)."""
     rows = []
     with multiprocessing.get_context("fork").Pool(workers) as pool:
         for name, jobs in groups:
-            mine = pool.map(play_one, [job + (playouts, views) for job in jobs], chunksize=1)
+            mine = pool.map(play_one, [job + (playouts, views, margin) for job in jobs],
+                            chunksize=1)
             share = sum(r["share"] for r in mine)
             times = [t for r in mine for t in r["times"]]
             searched = [t for r in mine for t in r["searched"]]
@@ -153,7 +155,9 @@ def table(rows2: list, rows4: list, args, seconds: float) -> str:
     today = datetime.date.today().isoformat()
     lines = [
         f"Measured {today} by `python bench/agent_table.py --games {args.games} --games4 "
-        f"{args.games4} --playouts {args.playouts}{' --views' if args.views else ''}` in {seconds / 60:.0f} minutes on "
+        f"{args.games4} --playouts {args.playouts}{' --views' if args.views else ''}"
+        f"{f' --margin {args.margin:g}' if args.margin != DEFAULT_MARGIN else ''}` in "
+        f"{seconds / 60:.0f} minutes on "
         f"{args.workers} busy cores (the compiled engine). Budget: {args.playouts} playouts "
         f"per searched decision (its buys{VIEWS_NOTE if args.views else ''}) where a rollout "
         "is as long as at its first search, "
@@ -207,6 +211,9 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200, help="games per 2-player pairing")
     parser.add_argument("--games4", type=int, default=80, help="4-player games")
     parser.add_argument("--playouts", type=int, default=64)
+    parser.add_argument("--margin", type=float, default=DEFAULT_MARGIN,
+                        help="win share another buy must gain over the default to replace it "
+                             "(the search bot's margin, default %(default)s)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--opponents", default=",".join(label(o) for o in OPPONENTS),
@@ -229,10 +236,11 @@ def main() -> None:
     groups = [(label(o) if o != "best" else "best built-in for the Kingdom",
                jobs_2p(o, args.games, args.seed, kingdom_list))
               for o in OPPONENTS if label(o) in wanted]
-    rows2 = run_rows(groups, args.playouts, args.workers, args.views) if groups else []
+    rows2 = run_rows(groups, args.playouts, args.workers, args.views, args.margin) \
+        if groups else []
     rows4 = run_rows([("3 x best built-in for the Kingdom",
                        jobs_4p(args.games4, args.seed, kingdom_list))], args.playouts,
-                     args.workers, args.views) if args.games4 else []
+                     args.workers, args.views, args.margin) if args.games4 else []
     text = table(rows2, rows4, args, time.perf_counter() - started)
     print(text)
     if args.write:

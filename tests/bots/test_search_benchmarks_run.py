@@ -12,6 +12,8 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.mark.parametrize("script, args, printed", [
     ("agent_table.py", ["--games", "2", "--games4", "4", "--playouts", "2",
                         "--opponents", "double-witch"], "| 4 | 3 x best built-in"),
+    ("agent_table.py", ["--games", "2", "--games4", "0", "--playouts", "2", "--margin", "0.02",
+                        "--opponents", "witch-big-money"], "--playouts 2 --margin 0.02`"),
     ("playouts.py", ["--playouts", "2"], "4 players:"),
     ("search_service.py", ["--games", "2", "--playouts", "2", "--seconds", "1"], "p99"),
 ])
