@@ -4,6 +4,7 @@ count is said once the period is over."""
 from __future__ import annotations
 
 import logging
+import re
 import time
 
 BURST = 20        # messages of one kind written in a period
@@ -22,7 +23,7 @@ class RateLimit(logging.Filter):
         self._kinds: dict = {}   # (logger, format) -> [period start, written, dropped]
 
     def filter(self, record: logging.LogRecord) -> bool:
-        key = (record.name, record.msg if isinstance(record.msg, str) else type(record.msg))
+        key = (record.name, message_kind(record.msg))
         now = self.clock()
         kind = self._kinds.get(key)
         if kind is None or now - kind[0] >= self.period:
@@ -39,6 +40,21 @@ class RateLimit(logging.Filter):
             return True
         kind[2] += 1
         return False
+
+
+_NUMBERS = re.compile(r"[0-9A-Fa-f]*[0-9][0-9A-Fa-f]*")
+
+
+def message_kind(msg) -> object:
+    """What a message is a kind of: its first line with every number (and hexadecimal address)
+    taken out. A format string is its own kind, but asyncio's exception handler logs an
+    already formatted text that names a timer's due time and an object's address: without
+    this, each of a flood of its "Exception in callback ..._start_serving(...)" (every accept
+    retry a failed accept scheduled, Python 3.11, gh-151615) would be a new kind, and all
+    would be written."""
+    if not isinstance(msg, str):
+        return type(msg)
+    return _NUMBERS.sub("#", msg.split("\n", 1)[0][:300])
 
 
 def rate_limited() -> RateLimit:

@@ -222,6 +222,10 @@ class RunningWeb(NamedTuple):
             await self.task
 
 
+# Connections waiting to be accepted. uvicorn's default (2048) is also how many accepts asyncio
+# tries per wake-up; on Python 3.11 each that fails for want of files schedules its own retry
+# (gh-151615), so a small backlog bounds that work when the process is out of files.
+ACCEPT_BACKLOG = 128
 # Headers larger than this end the connection (h11's bound on an incomplete request head).
 MAX_HEADER_BYTES = 16 * 1024
 _BUSY_TEXT = b"this server has its most connections open; try again shortly\n"
@@ -302,7 +306,7 @@ async def start_web(service: DominionService, host: str = "127.0.0.1", port: int
         if reuse_port:   # shared with the other processes of `dominion serve --processes`
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
         sock.bind((host, port))
-        sock.listen(128)
+        sock.listen(ACCEPT_BACKLOG)
     except OSError as e:
         sock.close()
         raise OSError(f"cannot listen on {host}:{port}: {e.strerror}") from None
@@ -318,7 +322,7 @@ async def start_web(service: DominionService, host: str = "127.0.0.1", port: int
         timeout_graceful_shutdown=1, proxy_headers=False, server_header=False,
         http=guarded_protocol(options.max_connections, options.idle_timeout),
         timeout_keep_alive=min(5, max(1, int(options.idle_timeout))),
-        h11_max_incomplete_event_size=MAX_HEADER_BYTES,
+        h11_max_incomplete_event_size=MAX_HEADER_BYTES, backlog=ACCEPT_BACKLOG,
         ssl_certfile=certfile, ssl_keyfile=keyfile)
     server = uvicorn.Server(config)
 

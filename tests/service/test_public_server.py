@@ -190,9 +190,8 @@ def test_a_server_under_a_low_file_limit_still_serves_an_existing_game(kingdom):
         for s in flood:
             s.close()
         proc.send_signal(signal.SIGTERM)
-        proc.wait(15)
-        log = proc.stderr.read()
-    assert len(log) < 64 * 1024, len(log)
+        _, log = proc.communicate(timeout=15)   # read as it comes: a pipe's 64 KiB never fill
+    assert len(log) < 64 * 1024, log[-4000:].decode(errors="replace")
 
 
 END_THE_PHASE = dominion.Move(dominion.END_PHASE)   # always legal in a turn's first decision

@@ -60,6 +60,21 @@ def test_a_flood_of_one_message_is_logged_a_few_times_a_period_then_counted():
     assert limit.filter(again) and "7 more like this" in again.msg
 
 
+def test_asyncios_preformatted_messages_that_differ_only_in_numbers_are_one_kind():
+    """asyncio logs formatted text (a timer's due time, an address): a flood of them is one
+    kind of message, limited like the others; another first line is another kind."""
+    limit = RateLimit(burst=2, period=60, clock=lambda: 0.0)
+    callback = ("Exception in callback BaseSelectorEventLoop._start_serving(<function Ser...x7f%d>)"
+                "\nhandle: <TimerHandle when=%d.%d BaseSelectorEventLoop._start_serving()>")
+    records = [logging.LogRecord("asyncio", logging.ERROR, __file__, 1,
+                                 callback % (i * 7919, 33197 + i, i * 31), None, None)
+               for i in range(6)]
+    assert [limit.filter(r) for r in records] == [True, True] + [False] * 4
+    other = logging.LogRecord("asyncio", logging.ERROR, __file__, 1,
+                              "socket.accept() out of system resource\nsocket: fd=13", None, None)
+    assert limit.filter(other)
+
+
 def test_the_client_package_never_imports_the_service():
     sources = (ROOT / "clients" / "python" / "dominion_client").glob("*.py")
     importing = re.compile(r"^\s*(from|import)\s+dominion_service", re.MULTILINE)
