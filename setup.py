@@ -12,7 +12,7 @@ import hashlib
 import os
 import sys
 
-from setuptools import setup
+from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 # The modules every step and every bot decision runs through (one list: dominion/__init__.py
@@ -72,7 +72,8 @@ def extensions() -> list:
               file=sys.stderr)
         return []
     write_stamp()
-    return modules
+    # The compiled engine's NamedTuple builder (dominion/_native.py, `tuple_maker`).
+    return modules + [Extension("dominion._tuples", ["dominion/_tuples.c"])]
 
 
 setup(ext_modules=extensions(), cmdclass={"build_ext": OptionalBuildExt})

@@ -71,6 +71,21 @@ def _why_not_compiled():
     return None
 
 
+def tuple_maker():
+    """How the engine builds a NamedTuple from a tuple of its fields (without the class's Python
+    ``__new__``): in the compiled engine `dominion._tuples.new` (C, built with it by setup.py:
+    ``tuple.__new__`` called from compiled code goes through a generic type call, 12% of a
+    compiled simulation's instructions, callgrind 2026-11-27); in the pure engine, which runs
+    no C of ours, ``tuple.__new__``. Called after `choose`."""
+    if any(isinstance(finder, _SourceFinder) for finder in sys.meta_path):
+        return tuple.__new__
+    try:
+        from ._tuples import new   # type: ignore[import-not-found]  # (built)
+    except ImportError:   # a build from before it existed
+        return tuple.__new__
+    return new
+
+
 def choose() -> bool:
     """Arrange for the compiled modules or the sources to be imported; True if compiled."""
     reason = _why_not_compiled()

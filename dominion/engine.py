@@ -17,13 +17,15 @@ from pyrsistent import PVector
 
 from . import rng
 from .card import CARDS, CONTINUATIONS, FRAME_NAMES, continuation
+from ._native import tuple_maker
 from .errors import IllegalAnswerError
 from .state import (ACTION, BUY, CHOOSE, CLEANUP, END_PHASE, FROM_SUPPLY, ORDER, OVER, PLAY,
                     PLAY_TREASURES, NO_EFFECTS, SELECT, TURN, BUY as BUY_VERB, Config, Decision,
                     Event, Move, PlayerState, State, TurnEffects)
 
 ASK: Final = "?"
-_new_tuple: Final = tuple.__new__  # builds a NamedTuple from its fields, not by its Python __new__
+# Builds a NamedTuple from a tuple of its fields, not by its Python __new__ (`tuple_maker`).
+_new_tuple: Final = tuple_maker()
 # The other modules' names read at every step, bound again here as Final: the compiled engine
 # reads a Final name from a C variable, and any other module-level name from the module's
 # dictionary, a lookup at every use (with the turn's phases called as Python functions, below,

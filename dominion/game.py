@@ -27,7 +27,6 @@ from .state import PUBLIC_DETAIL  # noqa: F401  (read here by the wire's convert
 # Final: the compiled `step` reads it from a C variable, not from the module's dictionary.
 _CONTINUATIONS: Final = CONTINUATIONS
 
-_new_tuple = tuple.__new__
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 STARTING_DECK = ("Copper",) * 7 + ("Estate",) * 3
 

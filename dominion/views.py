@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from collections import Counter
 from functools import lru_cache
-from typing import Any, NamedTuple, Optional
+from typing import Any, Final, NamedTuple, Optional
 
+from ._native import tuple_maker
 from .card import CARDS
 from .engine import (_quote, all_cards, pile_costs, score_counts, supply_count,
                      variable_vp_in)
@@ -15,7 +16,7 @@ from .game import score, step, winners
 from .state import (PUBLIC_DETAIL, SELECT, Decision, Event, PublicDecision, State)
 from .text import describe_waiting
 
-_new_tuple = tuple.__new__
+_new_tuple: Final = tuple_maker()   # a NamedTuple from its fields (dominion/_native.py)
 
 
 # ---------------------------------------------------------------------------------------------

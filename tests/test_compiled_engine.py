@@ -101,3 +101,35 @@ def test_an_edited_checkout_warns_and_plays_from_its_sources(tmp_path):
     compiled, engine, game = run.stdout.split()
     assert compiled == "False" and engine == str(tmp_path / "dominion" / "engine.py")
     assert game.endswith("game.py")
+
+
+@needs_compiled
+def test_the_compiled_engine_builds_its_named_tuples_with_the_c_builder_as_tuple_new_would():
+    """`dominion._tuples.new` (the compiled engine's, `_native.tuple_maker`) returns what
+    ``tuple.__new__`` returns, from a tuple or any iterable, and refuses what it refuses."""
+    from dominion import engine, views
+    from dominion._tuples import new
+    from dominion.state import Event, Move
+    assert engine._new_tuple is new and views._new_tuple is new
+    fields = ("gain", 1, ("Gold",), None, None)
+    for given in (fields, list(fields), iter(fields)):
+        made = new(Event, given)
+        assert type(made) is Event and made == tuple.__new__(Event, fields)
+        assert made.cards == ("Gold",) and made._replace(player=0).player == 0
+    assert new(tuple, [1, 2]) == (1, 2) and type(new(tuple, [1, 2])) is tuple
+    for bad in ((dict, ()), (Move, 3), ("Move", ())):
+        with pytest.raises(TypeError):
+            tuple.__new__(*bad)
+        with pytest.raises(TypeError):
+            new(*bad)
+    with pytest.raises(TypeError):
+        new(Move)
+
+
+def test_the_pure_engine_builds_its_named_tuples_with_tuple_new():
+    """The pure engine runs no C of ours: its builder is ``tuple.__new__``."""
+    code = "import dominion.engine as e, dominion.views as v; " \
+           "print(e._new_tuple is tuple.__new__ and v._new_tuple is tuple.__new__)"
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
+                         text=True, env=dict(os.environ, DOMINION_PURE="1")).stdout.split()
+    assert out == ["True"]
