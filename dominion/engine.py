@@ -341,7 +341,7 @@ def card_cost(name: str, reduction: int) -> int:
     return c if c > 0 else 0
 
 
-def cost(w, name: str) -> int:
+def cost(w: Work | State, name: str) -> int:
     """A card's cost now. Works on a `Work` or a `State`."""
     return card_cost(name, w.effects.cost_reduction)
 
@@ -424,7 +424,7 @@ def supply_count(w, name: str) -> int:
     return 0 if i is None else w.supply[i]
 
 
-def empty_piles(w) -> int:
+def empty_piles(w: Work | State) -> int:
     """How many Supply piles are empty. A loop over typed counts: compiled, it compares machine
     integers, where ``supply.count(0)`` calls Python's comparison for every pile (the Buy phase
     asks at every turn)."""
@@ -1144,7 +1144,7 @@ for _phase in (start_turn, action_phase, buy_phase, turn_answer):
     continuation(_phase)
 
 
-def game_ends(w) -> bool:
+def game_ends(w: Work | State) -> bool:
     """The game ends at the end of a turn when the Provinces are gone, or three Supply piles are
     empty (four with 5 or 6 players; rulebook, 5-6 player rules)."""
     if w.supply[PROVINCE_PILE] == 0:

@@ -198,7 +198,7 @@ def step(state: State, answer, player: Any = None, *, number: Any = None) -> Sta
     if not state.stack:
         raise GameOverError("the game is over; no answer is expected")
     frame = state.stack[-1]
-    decision = frame[1]
+    decision: Decision = frame[1]   # (typed: its fields are read by index)
     if player is not None and player != decision.player:
         # Says only whom the game waits for: the question itself may name cards that only the
         # asked seat may know (Library's drawn Action, Secret Passage's card).

@@ -80,8 +80,8 @@ class Decision(NamedTuple):
     purpose: str = ""
     cards: tuple = ()
     options: tuple = ()
-    moves: tuple = ()
-    min: int = 0
+    moves: tuple[Move, ...] = ()   # (typed: the compiled engine and bots read a Move's fields
+    min: int = 0                   # by index, not by name)
     max: int = 0
     about_cards: tuple = ()
     about_player: Optional[int] = None

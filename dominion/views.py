@@ -285,11 +285,12 @@ def play_out(state: State, bots: list, cheap: list, step_fn, max_decisions: int)
             stack = state.stack
             if not stack:
                 return state, None
-            d = stack[-1][1]
-            seat: int = d.player
+            decision: Decision = stack[-1][1]   # (typed: its fields are read by index)
+            d = decision
+            seat: int = decision.player
             player: Optional[Player] = built_in[seat]
             if player is not None:
-                answer = player.answer(d, Observation(state, seat, player.log_from))
+                answer = player.answer(decision, Observation(state, seat, player.log_from))
             elif stateful[seat]:
                 answer = bots[seat].answer_state(state)
             else:

@@ -17,7 +17,8 @@ from typing import Any, Final, Optional
 
 from ..card import CARDS
 from ..views import Observation
-from ..state import CHOOSE, END_PHASE, ORDER, PLAY, PLAY_TREASURES, SELECT, TURN, BUY, Move
+from ..state import (CHOOSE, END_PHASE, ORDER, PLAY, PLAY_TREASURES, SELECT, TURN, BUY, Decision,
+                     Move)
 from ..engine import END_THE_PHASE, Memo
 from .knowledge import Holdings
 
@@ -85,7 +86,7 @@ def buy_options(moves: tuple) -> tuple:
     return found
 
 
-def _buy_options(moves: tuple) -> tuple:
+def _buy_options(moves: tuple[Move, ...]) -> tuple:
     buys = tuple(m for m in moves if m.verb == BUY)
     names = tuple(m.card for m in buys)
     return names, buys, frozenset(names)
@@ -145,7 +146,7 @@ class Player:
             known.observe(view)
         return known
 
-    def answer(self, decision, view):
+    def answer(self, decision: Decision, view):
         known = self._known
         if known is None:
             known = self._known = Holdings(len(view.players))
@@ -155,6 +156,7 @@ class Player:
             self._unread = view  # its log holds the unread view's events too: read when needed
         elif not (type(view) is Observation and view.log_from is None):  # (no log to read)
             known = self.known  # reads any unread view first
+            assert known is not None   # (set above)
             if view.log:
                 known.observe(view)
         kind = decision.kind
@@ -180,7 +182,7 @@ class Player:
 
     # -- the turn ----------------------------------------------------------------------------
 
-    def turn(self, d, view):
+    def turn(self, d: Decision, view):
         moves = d.moves
         if d.purpose == "action_phase":
             plays = [m for m in moves if m.verb == PLAY]
@@ -198,7 +200,9 @@ class Player:
             choice = self.buy_choice(view, pool, view.coins)
             if choice is not None:
                 if self._blind:
-                    self.known.add(view.player, choice)
+                    known = self.known
+                    assert known is not None   # (set by `answer`)
+                    known.add(view.player, choice)
                 # The offered Move itself when there is one (an equal value, not built anew).
                 return buys[names.index(choice)] if choice in names else Move(BUY, choice)
         return END_THE_PHASE

@@ -144,8 +144,8 @@ class Strategy:
     """A parsed strategy: buy rules and play rules, each in priority order."""
     name: str
     description: str
-    buy: tuple
-    play: tuple
+    buy: tuple[Rule, ...]    # (typed: the compiled bot reads a rule's fields directly)
+    play: tuple[Rule, ...]
     source: str = ""
 
     @property
