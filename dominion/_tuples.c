@@ -1,11 +1,11 @@
 /* dominion._tuples: one function the compiled engine uses to build its NamedTuples.
 
    new(cls, fields) returns what ``tuple.__new__(cls, fields)`` returns, an instance of
-   ``cls`` (a subclass of tuple) holding the items of ``fields`` (a tuple, or any iterable). Called from compiled
-   code, ``tuple.__new__`` goes through a generic type call: an argument tuple, a slice of it,
-   argument parsing and a copy, about 850 instructions, some 12% of a compiled simulation
-   (callgrind, 2026-11-27); this allocates the instance and copies the items. The pure engine
-   does not use it (dominion/_native.py, `tuple_maker`). */
+   ``cls`` (a subclass of tuple) holding the items of ``fields`` (a tuple, or any iterable).
+   Called from compiled code, ``tuple.__new__`` goes through a generic type call: an argument
+   tuple, a slice of it, argument parsing and a copy, about 850 instructions, some 12% of a
+   compiled simulation (callgrind, 2026-11-27); this allocates the instance and copies the
+   items. The pure engine does not use it (dominion/_native.py, `tuple_maker`). */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
