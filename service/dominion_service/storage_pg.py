@@ -214,7 +214,9 @@ class PostgresStorage:
                 if self._holder is None:
                     conn.close()
             self._pool = ConnectionPool(url, min_size=1, max_size=pool_size, open=False,
-                                        kwargs={"autocommit": True}, name="dominion-db",
+                                        kwargs={"autocommit": True,
+                                                "application_name": APPLICATION},
+                                        name="dominion-db",
                                         timeout=connect_timeout, configure=_end_stalled)
             self._pool.open(wait=True, timeout=connect_timeout)
         except Exception as e:  # psycopg's, the pool's, or a StorageError of ours
@@ -324,8 +326,31 @@ class PostgresStorage:
                     [(game.game_id, i, seat, answer_to_json(a))
                      for i, (seat, a) in enumerate(game.answers)])
 
+    def _waiting_out_stalled(self, write):
+        """``write()``; when it waited `LOCK_WAIT` seconds for a lock, the transactions of
+        servers stalled in the middle of a statement for `STALLED_SECONDS` are ended (a stopped
+        server that held its game's row), and it is tried again, until it has waited for longer
+        than a stalled transaction lasts."""
+        deadline = time.monotonic() + STALLED_SECONDS + 2 * LOCK_WAIT
+        while True:
+            try:
+                return write()
+            except psycopg.errors.LockNotAvailable:
+                if time.monotonic() > deadline:
+                    raise
+                with self._pool.connection() as conn:
+                    ended = conn.execute(_END_STALLED, (APPLICATION, STALLED_SECONDS)).rowcount
+                if ended:
+                    log.warning("ended %d transaction(s) of a server stalled in the middle of "
+                                "a statement, which held a lock a write waited for", ended)
+
     def append_answer(self, game_id: str, number: int, seat: int, answer, over: bool = False,
                       turn: int = 0) -> None:
+        self._waiting_out_stalled(
+            lambda: self._append_answer(game_id, number, seat, answer, over, turn))
+
+    def _append_answer(self, game_id: str, number: int, seat: int, answer, over: bool,
+                       turn: int) -> None:
         with self._writing(), self._pool.connection() as conn, conn.transaction():
             if conn.execute(self._append, _params(game_id, number, seat, answer, over,
                                                   turn)).rowcount != 1:
@@ -340,6 +365,9 @@ class PostgresStorage:
         fails, the exception is raised and none is stored. Shared: the announcement goes in
         the same pipeline, naming every row (one that another server stored first costs the
         listeners a read that finds nothing new, not a round trip here)."""
+        return self._waiting_out_stalled(lambda: self._append_answers(rows))
+
+    def _append_answers(self, rows) -> list:
         errors: list = []
         with self._writing(), self._pool.connection() as conn:
             with conn.transaction():
@@ -562,12 +590,24 @@ class PostgresStorage:
 def _end_stalled(conn: psycopg.Connection) -> None:
     """A server that hangs in the middle of a transaction (a stopped process, a machine cut
     off) would keep its games' rows locked, and every other server waiting on them: PostgreSQL
-    ends such a transaction after `STALLED_TRANSACTION` idle in it (its writes are not stored,
-    and were never acknowledged)."""
-    conn.execute(f"SET idle_in_transaction_session_timeout = '{STALLED_TRANSACTION}'")
+    ends such a transaction after `STALLED_SECONDS` idle in it (its writes are not stored,
+    and were never acknowledged). One that hangs in the middle of a statement (a group
+    commit's pipeline half sent) is not idle to PostgreSQL: a write that waits `LOCK_WAIT`
+    seconds for a lock ends such transactions itself (`PostgresStorage._waiting_out_stalled`)."""
+    conn.execute(f"SET idle_in_transaction_session_timeout = '{STALLED_SECONDS:g}s'")
+    conn.execute(f"SET lock_timeout = '{LOCK_WAIT:g}s'")
 
 
-STALLED_TRANSACTION = "10s"
+STALLED_SECONDS = 10.0   # a server's transaction waiting this long for it is ended
+LOCK_WAIT = 3.0          # seconds a write waits for a lock before it looks for stalled ones
+APPLICATION = "dominion-serve"   # the servers' connections' name (pg_stat_activity)
+# The servers' transactions stalled in the middle of a statement: waiting for their server to
+# send the rest (a pipeline without its end) for `STALLED_SECONDS`.
+_END_STALLED = ("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE application_name = %s AND datname = current_database() "
+                "AND pid <> pg_backend_pid() AND xact_start IS NOT NULL AND state = 'active' "
+                "AND wait_event = 'ClientRead' "
+                "AND state_change < now() - make_interval(secs => %s)")
 
 
 class _Writing:

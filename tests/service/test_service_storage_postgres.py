@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 
 import psycopg
 import pytest
@@ -141,4 +142,55 @@ def test_after_the_database_restarts_one_write_fails_unstored_and_the_next_go_th
         with pytest.raises(StorageError, match="in use by another server"):
             open_storage(pg_url)
     finally:
+        storage.close()
+
+
+def test_a_server_stalled_in_the_middle_of_a_statement_holds_its_games_row_only_until_ended(
+        pg_url, kingdom, monkeypatch):
+    """A server stopped while its group commit's pipeline is half sent: its transaction has
+    locked the game's row and waits for the rest of the statement (to PostgreSQL 'active', not
+    idle, so idle_in_transaction_session_timeout does not end it). Another server's answer to
+    that game waits for the lock, ends that transaction once it has stalled for
+    STALLED_SECONDS, and is stored; a stalled connection of another program is left alone."""
+    from dominion_service import storage_pg
+
+    monkeypatch.setattr(storage_pg, "STALLED_SECONDS", 1.0)
+    monkeypatch.setattr(storage_pg, "LOCK_WAIT", 0.5)
+    game = StoredGame("stalled", dominion.Config(("A", "B"), kingdom, 1, 0),
+                      (SeatRecord("", ""),) * 2, 0.0)
+
+    def stall(application: str) -> psycopg.Connection:
+        conn = psycopg.connect(pg_url, autocommit=True, application_name=application)
+        conn.execute("BEGIN")
+        pg = conn.pgconn
+        pg.enter_pipeline_mode()   # an UPDATE sent and run, its pipeline never ended
+        pg.send_query_params(b"UPDATE games SET turn = turn WHERE game_id = $1", [b"stalled"])
+        pg.flush()
+        return conn
+
+    storage = PostgresStorage(pg_url, exclusive=False)
+    watcher = psycopg.connect(pg_url, autocommit=True)
+    try:
+        storage.create_game(game)
+        other = stall("psql")
+        time.sleep(1.5)
+        with pytest.raises(psycopg.errors.LockNotAvailable):   # another program's: waited out
+            storage.append_answer("stalled", 0, 0, dominion.Move("end_phase"))
+        other.close()
+        server = stall(storage_pg.APPLICATION)
+        (pid,) = watcher.execute(
+            "SELECT pid FROM pg_stat_activity WHERE application_name = %s AND "
+            "state = 'active' AND wait_event = 'ClientRead'",
+            (storage_pg.APPLICATION,)).fetchone()
+        started = time.monotonic()
+        storage.append_answer("stalled", 0, 0, dominion.Move("end_phase"))
+        assert time.monotonic() - started < 10
+        assert [seat for seat, _ in storage.load_game("stalled").answers] == [0]
+        assert not watcher.execute("SELECT 1 FROM pg_stat_activity WHERE pid = %s",
+                                   (pid,)).fetchall()   # its transaction ended, unstored
+        server.close()
+        (rows,) = storage.append_answers([("stalled", 1, 1, dominion.Move("end_phase"))])
+        assert rows is None
+    finally:
+        watcher.close()
         storage.close()
