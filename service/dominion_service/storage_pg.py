@@ -304,6 +304,9 @@ class PostgresStorage:
         game's creator created, and the games it created in the last minute; what it raises
         stores nothing. Creations with a check take turns (an advisory lock), so that servers
         sharing the database hold every client to its limits together."""
+        self._waiting_out_stalled(lambda: self._create_game(game, check))
+
+    def _create_game(self, game: StoredGame, check) -> None:
         with self._writing(), self._pool.connection() as conn, conn.transaction():
             if check is not None:
                 conn.execute("SELECT pg_advisory_xact_lock(%s)", (_CREATION_LOCK,))
@@ -327,10 +330,11 @@ class PostgresStorage:
                      for i, (seat, a) in enumerate(game.answers)])
 
     def _waiting_out_stalled(self, write):
-        """``write()``; when it waited `LOCK_WAIT` seconds for a lock, the transactions of
-        servers stalled in the middle of a statement for `STALLED_SECONDS` are ended (a stopped
-        server that held its game's row), and it is tried again, until it has waited for longer
-        than a stalled transaction lasts."""
+        """``write()`` (a game's creation, answers, its abandonment); when it waited `LOCK_WAIT`
+        seconds for a lock, the transactions of servers stalled in the middle of a statement for
+        `STALLED_SECONDS` are ended (a stopped server that held its game's row, or the turn of
+        creations), and it is tried again, until it has waited for longer than a stalled
+        transaction lasts."""
         deadline = time.monotonic() + STALLED_SECONDS + 2 * LOCK_WAIT
         while True:
             try:
@@ -382,6 +386,9 @@ class PostgresStorage:
             return [None if e is None else self._conflict(conn, *e) for e in errors]
 
     def abandon_game(self, game_id: str) -> None:
+        self._waiting_out_stalled(lambda: self._abandon_game(game_id))
+
+    def _abandon_game(self, game_id: str) -> None:
         with self._writing(), self._pool.connection() as conn:
             conn.execute("UPDATE games SET over = TRUE, abandoned = TRUE "
                          "WHERE game_id = %s AND NOT over", (game_id,))

@@ -151,7 +151,8 @@ def test_a_server_stalled_in_the_middle_of_a_statement_holds_its_games_row_only_
     locked the game's row and waits for the rest of the statement (to PostgreSQL 'active', not
     idle, so idle_in_transaction_session_timeout does not end it). Another server's answer to
     that game waits for the lock, ends that transaction once it has stalled for
-    STALLED_SECONDS, and is stored; a stalled connection of another program is left alone."""
+    STALLED_SECONDS, and is stored; a stalled connection of another program is left alone. A
+    creation waits out a server stalled in another creation the same way."""
     from dominion_service import storage_pg
 
     monkeypatch.setattr(storage_pg, "STALLED_SECONDS", 1.0)
@@ -171,7 +172,18 @@ def test_a_server_stalled_in_the_middle_of_a_statement_holds_its_games_row_only_
     storage = PostgresStorage(pg_url, exclusive=False)
     watcher = psycopg.connect(pg_url, autocommit=True)
     try:
-        storage.create_game(game)
+        creating = psycopg.connect(pg_url, autocommit=True, application_name=storage_pg.APPLICATION)
+        creating.execute("BEGIN")   # a server stalled in a creation: it holds the creations' turn
+        creating.pgconn.enter_pipeline_mode()
+        creating.pgconn.send_query_params(b"SELECT pg_advisory_xact_lock($1)",
+                                          [str(storage_pg._CREATION_LOCK).encode()])
+        creating.pgconn.flush()
+        started = time.monotonic()
+        storage.create_game(game, check=lambda games, mine, recent: None)   # waits it out
+        assert 1.0 <= time.monotonic() - started < 10
+        assert not watcher.execute("SELECT 1 FROM pg_stat_activity WHERE pid = %s",
+                                   (creating.pgconn.backend_pid,)).fetchall()
+        creating.close()
         other = stall("psql")
         time.sleep(1.5)
         with pytest.raises(psycopg.errors.LockNotAvailable):   # another program's: waited out
