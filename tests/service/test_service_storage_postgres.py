@@ -171,13 +171,26 @@ def test_a_server_stalled_in_the_middle_of_a_statement_holds_its_games_row_only_
 
     storage = PostgresStorage(pg_url, exclusive=False)
     watcher = psycopg.connect(pg_url, autocommit=True)
+
+    def stalled(conn: psycopg.Connection) -> int:
+        """Once ``conn``'s backend has run what was sent and waits for more: its pid."""
+        pid = conn.pgconn.backend_pid
+        deadline = time.monotonic() + 5
+        while not watcher.execute("SELECT 1 FROM pg_stat_activity WHERE pid = %s AND state = "
+                                  "'active' AND wait_event = 'ClientRead'", (pid,)).fetchall():
+            assert time.monotonic() < deadline, "the stalled statement never ran"
+            time.sleep(0.05)
+        return pid
+
     try:
-        creating = psycopg.connect(pg_url, autocommit=True, application_name=storage_pg.APPLICATION)
+        creating = psycopg.connect(pg_url, autocommit=True,
+                                   application_name=storage_pg.APPLICATION)
         creating.execute("BEGIN")   # a server stalled in a creation: it holds the creations' turn
         creating.pgconn.enter_pipeline_mode()
         creating.pgconn.send_query_params(b"SELECT pg_advisory_xact_lock($1)",
                                           [str(storage_pg._CREATION_LOCK).encode()])
         creating.pgconn.flush()
+        stalled(creating)
         started = time.monotonic()
         storage.create_game(game, check=lambda games, mine, recent: None)   # waits it out
         assert 1.0 <= time.monotonic() - started < 10
@@ -185,15 +198,13 @@ def test_a_server_stalled_in_the_middle_of_a_statement_holds_its_games_row_only_
                                    (creating.pgconn.backend_pid,)).fetchall()
         creating.close()
         other = stall("psql")
+        stalled(other)
         time.sleep(1.5)
         with pytest.raises(psycopg.errors.LockNotAvailable):   # another program's: waited out
             storage.append_answer("stalled", 0, 0, dominion.Move("end_phase"))
         other.close()
         server = stall(storage_pg.APPLICATION)
-        (pid,) = watcher.execute(
-            "SELECT pid FROM pg_stat_activity WHERE application_name = %s AND "
-            "state = 'active' AND wait_event = 'ClientRead'",
-            (storage_pg.APPLICATION,)).fetchone()
+        pid = stalled(server)
         started = time.monotonic()
         storage.append_answer("stalled", 0, 0, dominion.Move("end_phase"))
         assert time.monotonic() - started < 10
