@@ -14,6 +14,7 @@ scrubbed of it before it is raised.
 """
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import os
@@ -162,6 +163,29 @@ def redact(url: str) -> str:
         return "the PostgreSQL database (its URL cannot be shown)"
 
 
+def _waiting_out_stalled(write):
+    """A write of `PostgresStorage` (a game's creation, answers, its abandonment) that, when it
+    waited `LOCK_WAIT` seconds for a lock, ends the transactions of servers stalled in the
+    middle of a statement for `STALLED_SECONDS` (a stopped server that held its game's row, or
+    the turn of creations) and is tried again, until it has waited for longer than a stalled
+    transaction lasts."""
+    @functools.wraps(write)
+    def waiting(self, *args, **kwargs):
+        deadline = time.monotonic() + STALLED_SECONDS + 2 * LOCK_WAIT
+        while True:
+            try:
+                return write(self, *args, **kwargs)
+            except psycopg.errors.LockNotAvailable:
+                if time.monotonic() > deadline:
+                    raise
+                with self._pool.connection() as conn:
+                    ended = conn.execute(_END_STALLED, (APPLICATION, STALLED_SECONDS)).rowcount
+                if ended:
+                    log.warning("ended %d transaction(s) of a server stalled in the middle of "
+                                "a statement, which held a lock a write waited for", ended)
+    return waiting
+
+
 class PostgresStorage:
     """Games in a PostgreSQL database named by a URL. Each write is one committed transaction
     (durable once PostgreSQL's commit returns, with its default ``synchronous_commit``). The
@@ -298,15 +322,13 @@ class PostgresStorage:
 
     # --- writes ----------------------------------------------------------------------------------
 
+    @_waiting_out_stalled
     def create_game(self, game: StoredGame, check=None) -> None:
         """Store a new game. ``check(games, mine, recent)``: called first, in the same
         transaction, with the games in progress in the whole database, those of them that the
         game's creator created, and the games it created in the last minute; what it raises
         stores nothing. Creations with a check take turns (an advisory lock), so that servers
         sharing the database hold every client to its limits together."""
-        self._waiting_out_stalled(lambda: self._create_game(game, check))
-
-    def _create_game(self, game: StoredGame, check) -> None:
         with self._writing(), self._pool.connection() as conn, conn.transaction():
             if check is not None:
                 conn.execute("SELECT pg_advisory_xact_lock(%s)", (_CREATION_LOCK,))
@@ -329,38 +351,16 @@ class PostgresStorage:
                     [(game.game_id, i, seat, answer_to_json(a))
                      for i, (seat, a) in enumerate(game.answers)])
 
-    def _waiting_out_stalled(self, write):
-        """``write()`` (a game's creation, answers, its abandonment); when it waited `LOCK_WAIT`
-        seconds for a lock, the transactions of servers stalled in the middle of a statement for
-        `STALLED_SECONDS` are ended (a stopped server that held its game's row, or the turn of
-        creations), and it is tried again, until it has waited for longer than a stalled
-        transaction lasts."""
-        deadline = time.monotonic() + STALLED_SECONDS + 2 * LOCK_WAIT
-        while True:
-            try:
-                return write()
-            except psycopg.errors.LockNotAvailable:
-                if time.monotonic() > deadline:
-                    raise
-                with self._pool.connection() as conn:
-                    ended = conn.execute(_END_STALLED, (APPLICATION, STALLED_SECONDS)).rowcount
-                if ended:
-                    log.warning("ended %d transaction(s) of a server stalled in the middle of "
-                                "a statement, which held a lock a write waited for", ended)
-
+    @_waiting_out_stalled
     def append_answer(self, game_id: str, number: int, seat: int, answer, over: bool = False,
                       turn: int = 0) -> None:
-        self._waiting_out_stalled(
-            lambda: self._append_answer(game_id, number, seat, answer, over, turn))
-
-    def _append_answer(self, game_id: str, number: int, seat: int, answer, over: bool,
-                       turn: int) -> None:
         with self._writing(), self._pool.connection() as conn, conn.transaction():
             if conn.execute(self._append, _params(game_id, number, seat, answer, over,
                                                   turn)).rowcount != 1:
                 raise self._conflict(conn, game_id, number)
             self._announce(conn, [(game_id, number)])
 
+    @_waiting_out_stalled
     def append_answers(self, rows) -> list:
         """Store many answers (``append_answer``'s arguments, one tuple each) in one
         transaction and one pipeline: the server's group commit. Each row is one statement
@@ -369,9 +369,6 @@ class PostgresStorage:
         fails, the exception is raised and none is stored. Shared: the announcement goes in
         the same pipeline, naming every row (one that another server stored first costs the
         listeners a read that finds nothing new, not a round trip here)."""
-        return self._waiting_out_stalled(lambda: self._append_answers(rows))
-
-    def _append_answers(self, rows) -> list:
         errors: list = []
         with self._writing(), self._pool.connection() as conn:
             with conn.transaction():
@@ -385,10 +382,8 @@ class PostgresStorage:
                     cur.nextset()
             return [None if e is None else self._conflict(conn, *e) for e in errors]
 
+    @_waiting_out_stalled
     def abandon_game(self, game_id: str) -> None:
-        self._waiting_out_stalled(lambda: self._abandon_game(game_id))
-
-    def _abandon_game(self, game_id: str) -> None:
         with self._writing(), self._pool.connection() as conn:
             conn.execute("UPDATE games SET over = TRUE, abandoned = TRUE "
                          "WHERE game_id = %s AND NOT over", (game_id,))
@@ -600,7 +595,7 @@ def _end_stalled(conn: psycopg.Connection) -> None:
     ends such a transaction after `STALLED_SECONDS` idle in it (its writes are not stored,
     and were never acknowledged). One that hangs in the middle of a statement (a group
     commit's pipeline half sent) is not idle to PostgreSQL: a write that waits `LOCK_WAIT`
-    seconds for a lock ends such transactions itself (`PostgresStorage._waiting_out_stalled`)."""
+    seconds for a lock ends such transactions itself (`_waiting_out_stalled`)."""
     conn.execute(f"SET idle_in_transaction_session_timeout = '{STALLED_SECONDS:g}s'")
     conn.execute(f"SET lock_timeout = '{LOCK_WAIT:g}s'")
 
