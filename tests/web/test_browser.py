@@ -171,11 +171,17 @@ def test_a_refused_answer_shows_the_servers_message(server, browser):
         ctx.add_init_script(MANUAL_TREASURES)
     try:
         first, late = fresh.new_page(), stale.new_page()
-        # The late tab's stream is cut, so it keeps showing a decision already answered.
+        # The late tab's stream is cut, and while the other tab answers it cannot read the
+        # table either (its reconnecting would, within a second): it keeps showing a decision
+        # already answered.
+        frozen = {"on": False}
         late.route("**/StreamEvents", lambda route: route.abort())
+        late.route("**/GetView",
+                   lambda route: route.abort() if frozen["on"] else route.continue_())
         late.goto(link)
         first.goto(link)
         assert wait_for_question(late) == "turn" and wait_for_question(first) == "turn"
+        frozen["on"] = True
         first.locator("#question button.move").first.click()
         first.wait_for_function("() => document.querySelector('#question').dataset.sequence"
                                 " !== '0'")
@@ -183,6 +189,7 @@ def test_a_refused_answer_shows_the_servers_message(server, browser):
         expect(late.locator("#answer-error")).to_contain_text("already been answered")
         assert "Aborted" not in late.locator("#answer-error").inner_text()
         # ... and the late page reads the table again: its question is the current one.
+        frozen["on"] = False
         expect(late.locator("#question")).not_to_have_attribute("data-sequence", "0")
         # Bob's page, meanwhile, says what Ann is deciding.
         bob = fresh.new_page()
