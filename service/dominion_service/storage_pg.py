@@ -178,11 +178,7 @@ def _waiting_out_stalled(write):
             except psycopg.errors.LockNotAvailable:
                 if time.monotonic() > deadline:
                     raise
-                with self._pool.connection() as conn:
-                    ended = conn.execute(_END_STALLED, (APPLICATION, STALLED_SECONDS)).rowcount
-                if ended:
-                    log.warning("ended %d transaction(s) of a server stalled in the middle of "
-                                "a statement, which held a lock a write waited for", ended)
+                self._end_stalled()
     return waiting
 
 
@@ -486,10 +482,14 @@ class PostgresStorage:
                                 "AND number >= %s ORDER BY number", (game_id, held)).fetchall()
         return (*row, rows)
 
+    @_waiting_out_stalled
     def leases(self) -> tuple:
         """Renew this server's bot leases and take over those expired (their server died or
         stopped), dropping the leases of games over: (games whose bots this server plays,
-        those of them just taken over)."""
+        those of them just taken over). An expired lease that another transaction holds is
+        skipped; when that transaction is a server's stalled in the middle of a statement (a
+        stopped server that was renewing its leases), it is ended, and the lease is taken at
+        the next renewal."""
         with self._writing(), self._pool.connection() as conn, conn.transaction():
             conn.execute("DELETE FROM bot_leases l USING games g "
                          "WHERE l.game_id = g.game_id AND g.over")
@@ -501,7 +501,21 @@ class PostgresStorage:
                 "WHERE game_id IN (SELECT game_id FROM bot_leases WHERE expires < now() "
                 "ORDER BY expires LIMIT 500 FOR UPDATE SKIP LOCKED) RETURNING game_id",
                 (self.owner, LEASE_SECONDS))]
+            (held_elsewhere,) = conn.execute(
+                "SELECT count(*) FROM bot_leases WHERE expires < now()").fetchone()
+        if held_elsewhere and len(taken) < 500:
+            self._end_stalled()
         return held | set(taken), taken
+
+    def _end_stalled(self) -> int:
+        """End the transactions of servers stalled in the middle of a statement for
+        `STALLED_SECONDS` (`_END_STALLED`): how many."""
+        with self._pool.connection() as conn:
+            ended = conn.execute(_END_STALLED, (APPLICATION, STALLED_SECONDS)).rowcount
+        if ended:
+            log.warning("ended %d transaction(s) of a server stalled in the middle of a "
+                        "statement, which held a lock a write waited for", ended)
+        return ended
 
     def release_leases(self) -> None:
         """A server stopping hands its bots on at once (their leases expire now)."""

@@ -217,3 +217,53 @@ def test_a_server_stalled_in_the_middle_of_a_statement_holds_its_games_row_only_
     finally:
         watcher.close()
         storage.close()
+
+
+def test_an_expired_lease_held_by_a_stalled_server_is_taken_over_once_that_server_is_ended(
+        pg_url, kingdom, monkeypatch):
+    """A server stopped while renewing its bot leases: its transaction holds its lease's row
+    (to PostgreSQL 'active', waiting for the rest of the statement) after the lease expired.
+    Another server's renewal skips the row (it takes over only leases no one holds), ends that
+    transaction once it has stalled for STALLED_SECONDS, and takes the lease at a following
+    renewal: the stopped server's bots play on."""
+    from dominion_service import storage_pg
+
+    monkeypatch.setattr(storage_pg, "STALLED_SECONDS", 1.0)
+    monkeypatch.setattr(storage_pg, "LOCK_WAIT", 0.5)
+    stopped, other = (PostgresStorage(pg_url, exclusive=False, shared=True) for _ in range(2))
+    watcher = psycopg.connect(pg_url, autocommit=True)
+    try:
+        stopped.create_game(StoredGame("leased", dominion.Config(("A", "B"), kingdom, 1, 0),
+                                       (SeatRecord("", ""), SeatRecord("big-money", "")), 0.0))
+        assert stopped.leases()[0] == {"leased"}
+        watcher.execute("UPDATE bot_leases SET expires = now() - interval '1 s'")   # expired
+        renewing = psycopg.connect(pg_url, autocommit=True,
+                                   application_name=storage_pg.APPLICATION)
+        renewing.execute("BEGIN")
+        renewing.pgconn.enter_pipeline_mode()   # its renewal sent and run, never ended
+        renewing.pgconn.send_query_params(
+            b"UPDATE bot_leases SET expires = expires WHERE game_id = $1",
+            [b"leased"])
+        renewing.pgconn.flush()
+        pid = renewing.pgconn.backend_pid
+        deadline = time.monotonic() + 5
+        while not watcher.execute("SELECT 1 FROM pg_stat_activity WHERE pid = %s AND state = "
+                                  "'active' AND wait_event = 'ClientRead'", (pid,)).fetchall():
+            assert time.monotonic() < deadline, "the stalled statement never ran"
+            time.sleep(0.05)
+        started = time.monotonic()
+        assert other.leases() == (set(), [])   # (its lease is held: skipped, not waited for)
+        taken: list = []
+        while not taken:
+            assert time.monotonic() - started < 10, "the lease was never taken over"
+            time.sleep(0.2)
+            taken = other.leases()[1]
+        assert taken == ["leased"] and time.monotonic() - started >= 1.0
+        assert not watcher.execute("SELECT 1 FROM pg_stat_activity WHERE pid = %s",
+                                   (pid,)).fetchall()   # its transaction was ended
+        assert watcher.execute("SELECT owner FROM bot_leases").fetchall() == [(other.owner,)]
+        renewing.close()
+    finally:
+        watcher.close()
+        stopped.close()
+        other.close()
