@@ -15,6 +15,8 @@ ROOT = Path(__file__).resolve().parents[2]
     ("agent_table.py", ["--games", "2", "--games4", "0", "--playouts", "2", "--margin", "0.02",
                         "--opponents", "witch-big-money"], "--playouts 2 --margin 0.02`"),
     ("playouts.py", ["--playouts", "2"], "4 players:"),
+    ("plans.py", ["--games", "2", "--pairs", "1", "--playouts", "2", "--plan-games", "2"],
+     "PlanSearchBot against witch-big-money"),
     ("search_service.py", ["--games", "2", "--playouts", "2", "--seconds", "1"], "p99"),
 ])
 def test_a_search_benchmark_runs_at_a_tiny_size(script, args, printed):

@@ -145,6 +145,17 @@ def test_after_the_database_restarts_one_write_fails_unstored_and_the_next_go_th
         storage.close()
 
 
+def stalled_backend(watcher: psycopg.Connection, conn: psycopg.Connection) -> int:
+    """Once ``conn``'s backend has run what was sent and waits for more: its pid."""
+    pid = conn.pgconn.backend_pid
+    deadline = time.monotonic() + 5
+    while not watcher.execute("SELECT 1 FROM pg_stat_activity WHERE pid = %s AND state = "
+                              "'active' AND wait_event = 'ClientRead'", (pid,)).fetchall():
+        assert time.monotonic() < deadline, "the stalled statement never ran"
+        time.sleep(0.05)
+    return pid
+
+
 def test_a_server_stalled_in_the_middle_of_a_statement_holds_its_games_row_only_until_ended(
         pg_url, kingdom, monkeypatch):
     """A server stopped while its group commit's pipeline is half sent: its transaction has
@@ -172,16 +183,6 @@ def test_a_server_stalled_in_the_middle_of_a_statement_holds_its_games_row_only_
     storage = PostgresStorage(pg_url, exclusive=False)
     watcher = psycopg.connect(pg_url, autocommit=True)
 
-    def stalled(conn: psycopg.Connection) -> int:
-        """Once ``conn``'s backend has run what was sent and waits for more: its pid."""
-        pid = conn.pgconn.backend_pid
-        deadline = time.monotonic() + 5
-        while not watcher.execute("SELECT 1 FROM pg_stat_activity WHERE pid = %s AND state = "
-                                  "'active' AND wait_event = 'ClientRead'", (pid,)).fetchall():
-            assert time.monotonic() < deadline, "the stalled statement never ran"
-            time.sleep(0.05)
-        return pid
-
     try:
         creating = psycopg.connect(pg_url, autocommit=True,
                                    application_name=storage_pg.APPLICATION)
@@ -190,7 +191,7 @@ def test_a_server_stalled_in_the_middle_of_a_statement_holds_its_games_row_only_
         creating.pgconn.send_query_params(b"SELECT pg_advisory_xact_lock($1)",
                                           [str(storage_pg._CREATION_LOCK).encode()])
         creating.pgconn.flush()
-        stalled(creating)
+        stalled_backend(watcher, creating)
         started = time.monotonic()
         storage.create_game(game, check=lambda games, mine, recent: None)   # waits it out
         assert 1.0 <= time.monotonic() - started < 10
@@ -198,13 +199,13 @@ def test_a_server_stalled_in_the_middle_of_a_statement_holds_its_games_row_only_
                                    (creating.pgconn.backend_pid,)).fetchall()
         creating.close()
         other = stall("psql")
-        stalled(other)
+        stalled_backend(watcher, other)
         time.sleep(1.5)
         with pytest.raises(psycopg.errors.LockNotAvailable):   # another program's: waited out
             storage.append_answer("stalled", 0, 0, dominion.Move("end_phase"))
         other.close()
         server = stall(storage_pg.APPLICATION)
-        pid = stalled(server)
+        pid = stalled_backend(watcher, server)
         started = time.monotonic()
         storage.append_answer("stalled", 0, 0, dominion.Move("end_phase"))
         assert time.monotonic() - started < 10
@@ -245,12 +246,7 @@ def test_an_expired_lease_held_by_a_stalled_server_is_taken_over_once_that_serve
             b"UPDATE bot_leases SET expires = expires WHERE game_id = $1",
             [b"leased"])
         renewing.pgconn.flush()
-        pid = renewing.pgconn.backend_pid
-        deadline = time.monotonic() + 5
-        while not watcher.execute("SELECT 1 FROM pg_stat_activity WHERE pid = %s AND state = "
-                                  "'active' AND wait_event = 'ClientRead'", (pid,)).fetchall():
-            assert time.monotonic() < deadline, "the stalled statement never ran"
-            time.sleep(0.05)
+        pid = stalled_backend(watcher, renewing)
         started = time.monotonic()
         assert other.leases() == (set(), [])   # (its lease is held: skipped, not waited for)
         taken: list = []
