@@ -37,7 +37,6 @@ from agent_table import DOUBLE_WITCH, kingdoms, with_witch  # noqa: E402
 from dominion.bots import SearchBot, StrategyBot, best_strategy_for, make_bot, strategy  # noqa: E402
 from dominion.bots.search import MAX_ROLLOUT_DECISIONS, _mix  # noqa: E402
 from dominion.bots.strategy import Rule, Strategy, parse_condition  # noqa: E402
-from dominion.card import CARDS  # noqa: E402
 from dominion.simulate import game_seed, wilson  # noqa: E402
 from dominion.views import play_out  # noqa: E402
 
@@ -60,7 +59,7 @@ def variants(base: Strategy, kingdom) -> list:
     """The base first, then its variants for each Kingdom card it does not buy."""
     bought = {r.card for r in base.buy}
     return [base] + [variant(base, card, copies, place) for card in kingdom
-                     if card not in bought and CARDS[card].is_kingdom
+                     if card not in bought
                      for copies, place in VARIANTS]
 
 

@@ -164,11 +164,11 @@ def redact(url: str) -> str:
 
 
 def _waiting_out_stalled(write):
-    """A write of `PostgresStorage` (a game's creation, answers, its abandonment) that, when it
-    waited `LOCK_WAIT` seconds for a lock, ends the transactions of servers stalled in the
-    middle of a statement for `STALLED_SECONDS` (a stopped server that held its game's row, or
-    the turn of creations) and is tried again, until it has waited for longer than a stalled
-    transaction lasts."""
+    """A write of `PostgresStorage` (a game's creation, answers, its abandonment, the renewal
+    of bot leases) that, when it waited `LOCK_WAIT` seconds for a lock, ends the transactions
+    of servers stalled in the middle of a statement for `STALLED_SECONDS` (a stopped server
+    that held its game's row, its leases, or the turn of creations) and is tried again, until
+    it has waited for longer than a stalled transaction lasts."""
     @functools.wraps(write)
     def waiting(self, *args, **kwargs):
         deadline = time.monotonic() + STALLED_SECONDS + 2 * LOCK_WAIT
@@ -237,7 +237,7 @@ class PostgresStorage:
                                         kwargs={"autocommit": True,
                                                 "application_name": APPLICATION},
                                         name="dominion-db",
-                                        timeout=connect_timeout, configure=_end_stalled)
+                                        timeout=connect_timeout, configure=_bound_waits)
             self._pool.open(wait=True, timeout=connect_timeout)
         except Exception as e:  # psycopg's, the pool's, or a StorageError of ours
             self.close()
@@ -514,7 +514,7 @@ class PostgresStorage:
             ended = conn.execute(_END_STALLED, (APPLICATION, STALLED_SECONDS)).rowcount
         if ended:
             log.warning("ended %d transaction(s) of a server stalled in the middle of a "
-                        "statement, which held a lock a write waited for", ended)
+                        "statement, which held locks other servers wait for", ended)
         return ended
 
     def release_leases(self) -> None:
@@ -603,7 +603,7 @@ class PostgresStorage:
             self._holder = None
 
 
-def _end_stalled(conn: psycopg.Connection) -> None:
+def _bound_waits(conn: psycopg.Connection) -> None:
     """A server that hangs in the middle of a transaction (a stopped process, a machine cut
     off) would keep its games' rows locked, and every other server waiting on them: PostgreSQL
     ends such a transaction after `STALLED_SECONDS` idle in it (its writes are not stored,
