@@ -17,7 +17,7 @@ same games (`dominion.replay`: `new_game`, then `step` with each answer), timed 
 bots, while pyminion's side still plays whole games with its bots. Its ratio is the most the
 whole game's ratio could reach with bots that cost nothing.
 
-    .venv/bin/pip install -e '.[bench]'     # pyminion is a benchmark dependency only
+    .venv/bin/pip install -e '.[bench]'     # pyminion (0.4.0; the dev extra has it too)
     .venv/bin/python bench/suite.py [--games N] [--rounds R] [--engine-only]
 """
 from __future__ import annotations
