@@ -213,3 +213,22 @@ def property_examples(n: int) -> int:
     """``n`` scaled by $DOMINION_PROPERTY_SCALE (default 1): CI runs the default, a nightly or a
     bug hunt sets e.g. 20 to play twenty times as many random games."""
     return max(1, round(n * float(os.environ.get("DOMINION_PROPERTY_SCALE", "1"))))
+
+
+# ---------------------------------------------------------------------------------------------
+# Benchmarks (tests/test_benchmarks_run.py and the like: a benchmark still runs)
+# ---------------------------------------------------------------------------------------------
+
+import subprocess
+import sys
+from pathlib import Path
+
+PROJECT_ROOT = Path(__file__).resolve().parents[1]
+
+
+def run_benchmark(script: str, *args: str) -> str:
+    """Run ``bench/<script>`` with ``args`` in this Python; its output, once it has succeeded."""
+    done = subprocess.run([sys.executable, str(PROJECT_ROOT / "bench" / script), *args],
+                          capture_output=True, text=True, timeout=300, cwd=PROJECT_ROOT)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout

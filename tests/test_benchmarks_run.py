@@ -2,20 +2,9 @@
 leave its figures unrepeatable): each, at a tiny size, prints what it measures. The search
 bot's benchmarks are in tests/bots/test_search_benchmarks_run.py, the storage benchmark's in
 tests/service/test_storage_benchmark_runs.py (it needs PostgreSQL)."""
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
-
-
-def run_benchmark(script: str, *args: str) -> str:
-    done = subprocess.run([sys.executable, str(ROOT / "bench" / script), *args],
-                          capture_output=True, text=True, timeout=300, cwd=ROOT)
-    assert done.returncode == 0, done.stderr[-2000:]
-    return done.stdout
+from tests.support import run_benchmark
 
 
 @pytest.mark.parametrize("args, printed", [

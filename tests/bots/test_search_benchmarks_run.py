@@ -1,12 +1,8 @@
 """The search bot's benchmarks run (their figures are the README's; a benchmark that no longer
 starts would leave them unrepeatable): each, at a tiny size, prints what it measures."""
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support import run_benchmark
 
 
 @pytest.mark.parametrize("script, args, printed", [
@@ -20,7 +16,5 @@ ROOT = Path(__file__).resolve().parents[2]
     ("search_service.py", ["--games", "2", "--playouts", "2", "--seconds", "1"], "p99"),
 ])
 def test_a_search_benchmark_runs_at_a_tiny_size(script, args, printed):
-    done = subprocess.run([sys.executable, str(ROOT / "bench" / script), *args],
-                          capture_output=True, text=True, timeout=300, cwd=ROOT)
-    assert done.returncode == 0, done.stderr[-2000:]
-    assert printed in done.stdout, done.stdout[-2000:]
+    out = run_benchmark(script, *args)
+    assert printed in out, out[-2000:]
