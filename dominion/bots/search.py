@@ -28,9 +28,10 @@ Where the state is (`dominion.simulate`, the server's bot seats, ``dominion play
 ``answer_state(state)`` (``reads_state``) and samples with `dominion.determinize`. A client over
 the network (``dominion bot``) sees only views: there it is asked ``answer(decision, view)`` like
 any bot, and rebuilds its samples from its seat's views (`ViewSampler`): the Supply, the trash,
-every zone's size, its own cards and the cards each seat owns as counted from the log it was
-shown. Its answer is then a function of its seat's views, its parameters and its seed, as
-before; the samples are a little coarser than `determinize`'s (below).
+every zone's size, its own cards, its own discard pile as it remembers it (`DiscardMemory`) and
+the cards each seat owns as counted from the log it was shown. Its answer is then a function of
+its seat's views, its parameters and its seed, as before; the samples are a little coarser than
+`determinize`'s (below).
 """
 from __future__ import annotations
 
@@ -142,6 +143,7 @@ class SearchBot:
         self.spent = 0
         self.seen_log: Optional[list] = []   # the log shown through views (None after a gap)
         self.holdings: Optional[Holdings] = None   # the cards each seat owns, from that log
+        self.discard: Optional[DiscardMemory] = None   # its own discard pile, from that log
 
     @property
     def log_from(self) -> Optional[int]:
@@ -168,7 +170,8 @@ class SearchBot:
         candidates = self._candidates(decision, default, _near_the_end(view, len(view.players)))
         if len(candidates) < 2 or self.seen_log is None or self.holdings is None:
             return default
-        sampler = ViewSampler.of(decision, view, self.seen_log, self.holdings)
+        remembered = None if self.discard is None else self.discard.cards
+        sampler = ViewSampler.of(decision, view, self.seen_log, self.holdings, remembered)
         if sampler is None:
             return default
         return self._search(sampler, decision.player, candidates, policy)
@@ -188,7 +191,11 @@ class SearchBot:
         seen.extend(new)
         if self.holdings is None:
             self.holdings = Holdings(len(view.players))
+            self.discard = DiscardMemory(view.player)
         self.holdings.observe(view)
+        if self.discard is not None:
+            self.discard.follow(new)
+            self.discard.check(view.players[view.player])
 
     # -- the entry point -----------------------------------------------------------------------
 
@@ -360,12 +367,12 @@ class ViewSampler:
     seat sees) at random into the zones they fill, by their sizes, and continues as a position
     (`dominion.positions.position`) with the log the seat was shown.
 
-    Coarser than `determinize` in two ways, both leaving out what the seat could know only by
-    following every card: its own discard pile is dealt from its unseen cards with its deck
-    (``determinize`` keeps it), and another seat's cards are counted from the public log, so a
-    card passed face down between two other seats (Masquerade, 3 or more players) is counted
-    where it was: a seat whose counts cannot fill its zones gets the cards other seats' counts
-    have too many of, at random (then Coppers, should none be left). Use `of`: it returns None
+    Its own discard pile is kept as `DiscardMemory` remembers it, like ``determinize`` keeps it;
+    where the memory does not know it, it is dealt from the seat's unseen cards with its deck.
+    Coarser than `determinize` in one way: another seat's cards are counted from the public
+    log, so a card passed face down between two other seats (Masquerade, 3 or more players) is
+    counted where it was: a seat whose counts cannot fill its zones gets the cards other seats'
+    counts have too many of, at random (then Coppers, should none be left). Use `of`: it returns None
     where the views do not add up for the seat's own cards (they always do, unless a view was
     missed)."""
     __slots__ = ("args", "seats", "log")
@@ -376,9 +383,12 @@ class ViewSampler:
         self.log = log       # hand, own looking, discard pile's top)
 
     @classmethod
-    def of(cls, decision, view, seen_log: list, holdings: Holdings) -> Optional["ViewSampler"]:
+    def of(cls, decision, view, seen_log: list, holdings: Holdings,
+           remembered: Optional[Counter] = None) -> Optional["ViewSampler"]:
         """The sampler for ``decision`` (a buy of the view's seat) from ``view`` and the whole
-        log shown so far; None when the seat's own cards do not add up."""
+        log shown so far; None when the seat's own cards do not add up. ``remembered``: the
+        seat's own discard pile as `DiscardMemory` remembers it (None: not known), kept in
+        every sample."""
         me = view.player
         players = view.players
         if len(holdings.counts) != len(players):
@@ -400,6 +410,13 @@ class ViewSampler:
             if seat == me and (min(unseen.values(), default=0) < 0
                                or sum(unseen.values()) != sum(sizes)):
                 return None
+            if seat == me and remembered is not None and under:
+                below = remembered - Counter(top)   # the pile under its top card
+                rest = unseen - below
+                if sum(below.values()) == under and sum(rest.values()) == pv.deck_size and \
+                        not below - unseen:
+                    top += tuple(sorted(below.elements()))   # kept where they are
+                    unseen, sizes = rest, (0, pv.deck_size, 0, 0)
             seats.append((tuple(sorted(unseen.elements())), sizes, hand, looking, top))
         supply = view.supply
         # This turn's cost reduction (Bridge): the one with which the cost rule gives the costs
@@ -442,3 +459,90 @@ class ViewSampler:
             discards.append(top + tuple(cards[hand + deck + look:]))
         return position(hands=hands, decks=decks, looking=looking, discards=discards,
                         seed=seed, **self.args)._replace(log=self.log)
+
+
+class DiscardMemory:
+    """The cards of a seat's own discard pile, as the seat remembers them from the log it was
+    shown (rulebook: a player may not look through their discard pile, but they put every card
+    there themselves). A shuffle empties it; discards, gains to it and the Clean-up (the hand
+    and the cards in play, followed from the seat's last view) fill it; Harbinger and Vassal
+    take cards back out. ``cards`` is None where it is not known, until the next shuffle: where
+    the pile does not match the view's size or top card (after Chancellor's discarded deck,
+    whose cards are not named, or a card moved in a way it does not follow)."""
+    __slots__ = ("seat", "cards", "hand", "in_play", "playing", "vassal_discarded")
+
+    def __init__(self, seat: int):
+        self.seat = seat
+        self.cards: Optional[Counter] = None   # known from the first shuffle (the setup's)
+        self.hand: Counter = Counter()      # the hand and the cards in play, as last shown
+        self.in_play: Counter = Counter()   # and followed since (for the Clean-up)
+        self.playing: Optional[str] = None  # the card the seat played last (its effect may
+        self.vassal_discarded: tuple = ()   # go on), and what a Vassal of it discarded
+
+    def follow(self, events) -> None:
+        """Fold in new events of the seat's log (its own cards are named to it)."""
+        me = self.seat
+        for event in events:
+            kind, player, cards, _, detail = event
+            if kind == "pass" and detail == me:   # passed to this seat (Masquerade)
+                self.hand.update(cards)
+                continue
+            if player != me:
+                continue
+            pile = self.cards
+            if kind == "shuffle":
+                self.cards = Counter()
+            elif kind == "cleanup":
+                if pile is not None:
+                    pile.update(self.hand)
+                    pile.update(self.in_play)
+                self.hand, self.in_play, self.playing = Counter(), Counter(), None
+            elif kind in ("gain", "buy"):
+                if detail == "discard" and pile is not None:
+                    pile.update(cards)
+                elif detail == "hand":
+                    self.hand.update(cards)
+            elif kind == "discard":
+                if pile is not None:
+                    pile.update(cards)
+                if self.playing == "Vassal":   # the top card of the deck
+                    self.vassal_discarded = cards
+                else:
+                    self.hand -= Counter(cards)   # where they came from the hand
+            elif kind in ("draw", "to_hand"):
+                self.hand.update(cards)
+            elif kind == "play":
+                if detail != "again":   # (Throne Room's second play: the card does not move)
+                    for name in cards:
+                        if self.playing == "Vassal" and name in self.vassal_discarded:
+                            if pile is not None:
+                                pile[name] -= 1   # Vassal plays the card it discarded
+                        elif self.hand[name] > 0:
+                            self.hand[name] -= 1
+                        self.in_play[name] += 1
+                self.playing = cards[0] if len(cards) == 1 else None
+                self.vassal_discarded = ()
+            elif kind == "topdeck":
+                if self.playing == "Harbinger":   # its choice: from the discard pile
+                    if pile is not None:
+                        pile.subtract(cards)
+                    self.playing = None
+                else:
+                    self.hand -= Counter(cards)
+            elif kind in ("trash", "insert", "pass"):
+                for name in cards:
+                    if self.hand[name] > 0:
+                        self.hand[name] -= 1
+                    elif self.in_play[name] > 0:
+                        self.in_play[name] -= 1
+
+    def check(self, shown) -> None:
+        """At a view (``shown``: the seat's `PlayerView`): forget a pile that does not match
+        its size or its top card, and take the hand and the cards in play as shown."""
+        pile = self.cards
+        if pile is not None:
+            size = sum(pile.values())
+            if size != shown.discard_size or min(pile.values(), default=0) < 0 or \
+                    (size and pile[shown.discard_top] <= 0):
+                self.cards = None
+        self.hand, self.in_play = Counter(shown.hand), Counter(shown.in_play)
