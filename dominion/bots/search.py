@@ -372,15 +372,15 @@ class ViewSampler:
     Coarser than `determinize` in one way: another seat's cards are counted from the public
     log, so a card passed face down between two other seats (Masquerade, 3 or more players) is
     counted where it was: a seat whose counts cannot fill its zones gets the cards other seats'
-    counts have too many of, at random (then Coppers, should none be left). Use `of`: it returns None
-    where the views do not add up for the seat's own cards (they always do, unless a view was
-    missed)."""
+    counts have too many of, at random (then Coppers, should none be left). Use `of`: it returns
+    None where the views do not add up for the seat's own cards (they always do, unless a view
+    was missed)."""
     __slots__ = ("args", "seats", "log")
 
     def __init__(self, args: dict, seats: list, log):
         self.args = args     # `position`'s keyword arguments that every sample shares
         self.seats = seats   # per seat: (unseen cards sorted, sizes to deal them into, own
-        self.log = log       # hand, own looking, discard pile's top)
+        self.log = log       # hand, own looking, the discard pile's cards kept, top first)
 
     @classmethod
     def of(cls, decision, view, seen_log: list, holdings: Holdings,
