@@ -272,8 +272,8 @@ def test_a_seat_remembers_its_own_discard_pile_exactly_from_its_views(spec):
 
 
 def test_in_bot_games_the_discard_pile_is_known_at_nearly_every_decision():
-    """Not a memory that is always in doubt: with the scripted bots (random Kingdoms, 3 seats
-    with Witch attacks) it knows the pile at over 95% of each seat's decisions."""
+    """Not a memory that is always in doubt: in games of scripted bots and a random one (random
+    Kingdoms, 3 seats) it knows the pile at over 95% of the decisions."""
     known = asked = 0
     for seed in range(12):
         kingdom = dominion.make_config(3, "random", None, seed).kingdom
