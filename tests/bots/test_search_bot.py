@@ -124,16 +124,22 @@ def test_from_views_a_gap_in_the_log_stops_the_search_not_the_game():
 
 class RememberedDiscards:
     """Each seat's `DiscardMemory`, shown that seat's view at each of its decisions (as the
-    search bot is, over the network)."""
+    search bot is, over the network). From a ``position`` (which has no history to remember
+    the piles from), each memory starts knowing its pile there."""
 
-    def __init__(self, players: int):
+    def __init__(self, players: int, position=None):
         from dominion.bots.search import DiscardMemory
         self.memories = [DiscardMemory(seat) for seat in range(players)]
         self.shown = [0] * players
+        if position is not None:
+            for seat, memory in enumerate(self.memories):
+                memory.cards = Counter(position.players[seat].discard)
+                memory.check(dominion.view(position, seat).players[seat])
+            self.shown = [len(position.log)] * players
 
-    def show(self, state) -> None:
-        """The view at ``state``'s decision, to the seat it asks."""
-        seat = dominion.pending(state).player
+    def show(self, state, seat=None) -> None:
+        """The view at ``state`` to ``seat`` (by default the seat its decision asks)."""
+        seat = dominion.pending(state).player if seat is None else seat
         seen = dominion.view(state, seat, log_from=self.shown[seat])
         self.memories[seat].follow(seen.log)
         self.memories[seat].check(seen.players[seat])
@@ -296,32 +302,16 @@ def test_in_bot_games_the_discard_pile_is_known_at_nearly_every_decision():
     assert asked > 1000 and known > 0.95 * asked, (known, asked)
 
 
-def _remembering(state, seat=0):
-    """A `DiscardMemory` of ``seat`` that knows its discard pile in ``state`` (a position has no
-    history to remember it from), and the log index it has read up to."""
-    from dominion.bots.search import DiscardMemory
-    memory = DiscardMemory(seat)
-    memory.cards = Counter(state.players[seat].discard)
-    memory.check(dominion.view(state, seat).players[seat])
-    return memory, len(state.log)
-
-
-def _shown(memory, state, log_from, seat=0):
-    seen = dominion.view(state, seat, log_from=log_from)
-    memory.follow(seen.log)
-    memory.check(seen.players[seat])
-    return seen.log_start + len(seen.log)
-
-
 def test_harbinger_takes_the_card_it_puts_on_the_deck_out_of_the_remembered_pile():
     """Harbinger: look through your discard pile and put a card from it onto your deck."""
     state = dominion.position(kingdom_with("Harbinger"), hands=[["Harbinger", "Copper"], []],
                               decks=[["Estate", "Copper"], []], discards=[["Gold", "Estate"], []])
-    memory, read = _remembering(state)
+    remembered = RememberedDiscards(2, state)
     state = dominion.step(state, dominion.Move("play", "Harbinger"))
-    read = _shown(memory, state, read)
+    remembered.show(state, 0)
     state = dominion.step(state, ("Gold",))
-    _shown(memory, state, read)
+    remembered.show(state, 0)
+    memory = remembered.memories[0]
     assert dominion.pending(state).player == 0 and state.players[0].deck[-1] == "Gold"
     assert +memory.cards == Counter(state.players[0].discard) == Counter(["Estate"])
 
@@ -332,11 +322,12 @@ def test_vassal_takes_the_action_it_plays_out_of_the_remembered_pile():
     state = dominion.position(kingdom_with("Vassal", "Smithy"), hands=[["Vassal", "Smithy"], []],
                               decks=[["Smithy", "Copper", "Copper", "Copper"], []],
                               discards=[["Estate"], []])
-    memory, read = _remembering(state)
+    remembered = RememberedDiscards(2, state)
     state = dominion.step(state, dominion.Move("play", "Vassal"))
-    read = _shown(memory, state, read)
+    remembered.show(state, 0)
     state = dominion.step(state, ("yes",))
-    _shown(memory, state, read)
+    remembered.show(state, 0)
+    memory = remembered.memories[0]
     assert state.players[0].in_play == ("Vassal", "Smithy")
     assert +memory.cards == Counter(state.players[0].discard) == Counter(["Estate"])
 
@@ -346,17 +337,18 @@ def test_chancellors_discarded_deck_is_not_remembered_until_the_next_shuffle():
     through it: which cards went is not known; the next shuffle empties the pile again."""
     state = dominion.position(kingdom_with("Chancellor"), hands=[["Chancellor", "Copper"], []],
                               decks=[["Estate", "Silver"], []], discards=[["Gold"], []])
-    memory, read = _remembering(state)
+    remembered = RememberedDiscards(2, state)
+    memory = remembered.memories[0]
     state = dominion.step(state, dominion.Move("play", "Chancellor"))
-    read = _shown(memory, state, read)
+    remembered.show(state, 0)
     state = dominion.step(state, ("yes",))
-    read = _shown(memory, state, read)
+    remembered.show(state, 0)
     assert memory.cards is None and state.players[0].deck == ()
     while state.stack and not (dominion.pending(state).player == 0 and state.turn > 1):
         d = dominion.pending(state)
         if d.player == 0:
-            read = _shown(memory, state, read)
+            remembered.show(state, 0)
         state = dominion.step(state, dominion.Move("end_phase") if d.kind == dominion.TURN
                               and any(m.verb == "end_phase" for m in d.moves) else d.moves[0])
-    _shown(memory, state, read)
+    remembered.show(state, 0)
     assert +memory.cards == Counter(state.players[0].discard)
