@@ -34,7 +34,7 @@ import dominion  # noqa: E402
 from dominion.bots import (SearchBot, best_strategy_for, builtin_strategies,  # noqa: E402
                            make_bot)
 from dominion.bots.search import DEFAULT_CANDIDATES, DEFAULT_MARGIN, DEFAULT_SCALE  # noqa: E402
-from dominion.views import play_out  # noqa: E402
+from dominion.bots.playout import play_out  # noqa: E402
 from dominion.simulate import game_seed, simulate, wilson  # noqa: E402
 
 DOUBLE_WITCH = str(ROOT / "bench" / "strategies" / "double-witch.toml")

@@ -38,7 +38,7 @@ from dominion.bots import SearchBot, StrategyBot, best_strategy_for, make_bot, s
 from dominion.bots.search import MAX_ROLLOUT_DECISIONS, _mix  # noqa: E402
 from dominion.bots.strategy import Rule, Strategy, parse_condition  # noqa: E402
 from dominion.simulate import game_seed, wilson  # noqa: E402
-from dominion.views import play_out  # noqa: E402
+from dominion.bots.playout import play_out  # noqa: E402
 
 OVER_GOLD, OVER_SILVER = "over Gold", "over Silver"
 VARIANTS = ((1, OVER_GOLD), (2, OVER_SILVER))

@@ -12,6 +12,7 @@ COMPILED_MODULES = (
     "dominion.positions",
     "dominion.bots.knowledge",
     "dominion.bots.policy",
+    "dominion.bots.playout",
     "dominion.bots.strategy",
     "dominion.cards.common",
     "dominion.cards.base",

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Callable, Optional
 
 from . import game as _game
-from .views import play_out
+from .bots.playout import play_out
 from . import rng
 from .bots import RandomBot, StrategyBot, bot_label, default_kingdom, make_bot
 from .errors import DominionError

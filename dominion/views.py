@@ -12,7 +12,7 @@ from .card import CARDS
 from .engine import (_quote, all_cards, pile_costs, score_counts, supply_count,
                      variable_vp_in)
 from .errors import InvalidConfigError
-from .game import score, step, winners
+from .game import score, winners
 from .state import (PUBLIC_DETAIL, SELECT, Decision, Event, PublicDecision, State)
 from .text import describe_waiting
 
@@ -262,50 +262,6 @@ class Observation:
         if self._view is None:
             self._view = _view(self._state, self.player, self.log_from)
         return getattr(self._view, name)
-
-
-def play_out(state: State, bots: list, cheap: list, step_fn, max_decisions: int) -> tuple:
-    """Play ``state`` to its end with one bot per seat: (the final state, None), or (the state
-    reached, the decision pending) when ``max_decisions`` answers did not end it. A seat whose
-    ``cheap`` is true sees an `Observation`, any other a `View` (`dominion.simulate`). Each
-    answer goes through ``step_fn`` (`step`, looked up by the caller). A bot whose
-    ``reads_state`` is True (the search bot) is asked ``answer_state(state)`` instead: it reads
-    the state only through its seat's view and `determinize`. An exception raised on
-    the way carries the decision being answered as ``decision``, for the error report."""
-    from .bots.policy import Player   # (here: the bots import this module)
-    d: Any = None
-    stateful = [getattr(bot, "reads_state", False) is True for bot in bots]
-    direct = step_fn is step   # then called directly (compiled: not through Python's call)
-    # The built-in players by seat, typed: compiled, they are asked directly, not through
-    # Python's method call.
-    built_in: list[Optional[Player]] = [
-        bot if isinstance(bot, Player) and c else None for bot, c in zip(bots, cheap)]
-    try:
-        for _ in range(max_decisions):
-            stack = state.stack
-            if not stack:
-                return state, None
-            decision: Decision = stack[-1][1]   # (typed: its fields are read by index)
-            d = decision
-            seat: int = decision.player
-            player: Optional[Player] = built_in[seat]
-            if player is not None:
-                answer = player.answer(decision, Observation(state, seat, player.log_from))
-            elif stateful[seat]:
-                answer = bots[seat].answer_state(state)
-            else:
-                bot = bots[seat]
-                seen = Observation(state, seat, bot.log_from) if cheap[seat] else \
-                    _view(state, seat, bot.log_from)
-                answer = bot.answer(d, seen)
-            state = step(state, answer) if direct else step_fn(state, answer)
-    except Exception as exc:
-        try:
-            exc.decision = d   # type: ignore[attr-defined]
-        except AttributeError:
-            pass
-        raise
-    return state, (state.stack[-1][1] if state.stack else None)
 
 
 def _public_decision(player, kind, card, purpose, lo, hi, names, hand_size) -> PublicDecision:

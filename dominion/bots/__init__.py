@@ -32,7 +32,7 @@ from ..errors import InvalidKingdomError, did_you_mean
 from ..kingdoms import KINGDOM_SIZE, RECOMMENDED
 from ..state import CHOOSE, ORDER, SELECT, TURN
 from .policy import Player
-from .search import SearchBot, best_strategy_for
+from .search import ROLLOUT_PREFERENCE, SearchBot, best_strategy_for
 from .strategy import Strategy, StrategyBot, StrategyError, load_strategy, parse_strategy
 
 STRATEGY_DIR = Path(__file__).with_name("strategies")
@@ -109,6 +109,20 @@ def builtin_strategies() -> tuple:
     """Names of the strategies shipped as files (without parsing them: a strategy whose cards
     are not defined fails only when it is used)."""
     return tuple(sorted(p.stem for p in STRATEGY_DIR.glob("*.toml")))
+
+
+def fitting_strategies(kingdom) -> tuple:
+    """(name, file text) of the built-in strategies whose Kingdom cards are all in ``kingdom``
+    and that buy at least one (the planner's league and seeds), best first
+    (`dominion.bots.search.ROLLOUT_PREFERENCE`, then by name)."""
+    in_game = set(kingdom)
+    out = []
+    for name in builtin_strategies():
+        s = strategy(name)
+        if s.kingdom_cards and all(c in in_game for c in s.kingdom_cards):
+            out.append((name, Path(s.source).read_text(encoding="utf-8")))
+    order = {name: i for i, name in enumerate(ROLLOUT_PREFERENCE)}
+    return tuple(sorted(out, key=lambda item: (order.get(item[0], len(order)), item[0])))
 
 
 def bot_names() -> tuple:
@@ -232,7 +246,7 @@ def make_bot(name: str, seed: int = 0):
 
 __all__ = [
     "make_bot", "bot_names", "bot_label", "bot_kingdom_cards", "bot_class", "builtin_strategies",
-    "default_kingdom", "DEFAULT_KINGDOM",
+    "default_kingdom", "DEFAULT_KINGDOM", "fitting_strategies",
     "strategy", "RandomBot", "Player", "SearchBot", "best_strategy_for", "is_search_spec",
     "search_options", "bot_description", "split_bot_list", "Strategy", "StrategyBot",
     "StrategyError",

@@ -48,7 +48,8 @@ from ..determinize import Determinizer
 from ..engine import card_cost
 from ..game import pile_size, step, winners
 from ..positions import position
-from ..views import Observation, play_out
+from ..views import Observation
+from .playout import play_out
 from ..state import BUY, END_PHASE, PLAY, PLAY_TREASURES, TURN, Move, TurnEffects
 from .knowledge import Holdings
 from .strategy import StrategyBot

@@ -50,10 +50,11 @@ from .policy import Player, default_action_order, supply_left
 TYPES = (ACTION_T, TREASURE_T, VICTORY_T, CURSE_T, ATTACK_T, REACTION_T)
 OPERATORS = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
              "==": operator.eq, "!=": operator.ne}
-_CONDITION = re.compile(r"^\s*([a-z_]+)\s*(?:\(\s*([^()]*?)\s*\))?\s*(<=|>=|==|!=|<|>)\s*"
-                        r"(-?\d+)\s*$")
-SIMPLE_QUANTITIES = ("coins", "buys", "turn", "provinces_left", "cards", "empty_piles", "vp_lead")
-CARD_QUANTITIES = ("supply", "count")
+SIMPLE_QUANTITIES = ("coins", "buys", "turn", "provinces_left", "cards", "empty_piles", "vp_lead",
+                     "money")
+CARD_QUANTITIES = ("supply", "count", "others")
+# Quantities that count the cards seats own (they need the log to follow gains).
+COUNTING_QUANTITIES = ("count", "others", "cards", "vp_lead", "money")
 TOP_KEYS = ("name", "description", "buy", "play")
 RULE_KEYS = ("card", "when")
 
@@ -64,23 +65,51 @@ class StrategyError(ValueError):
 
 @dataclass(frozen=True)
 class Condition:
-    """``quantity(arg) op value``, e.g. ``count(Smithy) < 1``; ``text`` is as written."""
-    quantity: str
-    arg: Optional[str]
+    """``LEFT op RIGHT`` as written in ``text`` (``count(Smithy) < 1``, ``count(Village) <
+    count(Smithy) + 1``), kept as ``sum(coef * quantity(arg)) + constant op 0``: ``terms`` are
+    (coef, quantity, arg) with the right side's negated."""
+    terms: tuple
+    constant: int
     op: str
-    value: int
     text: str
-    _read: Callable = field(init=False, repr=False, compare=False)
+    _reads: tuple = field(init=False, repr=False, compare=False)
     _compare: Callable = field(init=False, repr=False, compare=False)
 
     def __post_init__(self):
-        # The reader and the comparison, looked up once (conditions are read at every buy).
-        object.__setattr__(self, "_read", QUANTITY_READERS[self.quantity])
+        # The readers and the comparison, looked up once (conditions are read at every buy).
+        object.__setattr__(self, "_reads", tuple((coef, QUANTITY_READERS[q], arg)
+                                                 for coef, q, arg in self.terms))
         object.__setattr__(self, "_compare", OPERATORS[self.op])
+
+    @property
+    def quantity(self) -> str:
+        """The first quantity read (the only one of ``QUANTITY OP NUMBER``)."""
+        return self.terms[0][1]
+
+    @property
+    def arg(self) -> Optional[str]:
+        return self.terms[0][2]
+
+    @property
+    def value(self) -> int:
+        """The number of ``QUANTITY OP NUMBER``."""
+        return -self.constant
+
+    @property
+    def quantities(self) -> tuple:
+        """Every quantity the condition reads."""
+        return tuple(q for _, q, _ in self.terms)
 
     def holds(self, bot, view, coins: int) -> bool:
         """Whether the condition holds for ``bot`` shown ``view``, with ``coins`` to spend."""
-        return self._compare(self._read(bot, view, coins, self.arg), self.value)
+        reads: tuple = self._reads
+        if len(reads) == 1:   # QUANTITY OP NUMBER: most conditions
+            coef, read, arg = reads[0]
+            return self._compare(coef * read(bot, view, coins, arg), -self.constant)
+        total = self.constant
+        for coef, read, arg in reads:
+            total += coef * read(bot, view, coins, arg)
+        return self._compare(total, 0)
 
 
 # What each quantity reads: fn(bot, view, coins, arg), from one seat's view and what the seat
@@ -119,6 +148,18 @@ def _empty_piles(bot, view, coins, arg) -> int:
     return sum(1 for _, left, _ in view.supply if left == 0)
 
 
+def _money(bot, view, coins, arg) -> int:
+    return treasure_value(bot.known.counts[view.player])
+
+
+def _others(bot, view, coins, arg) -> int:
+    known = bot.known
+    seat = view.player
+    of = known.count_type if arg in TYPES else known.count
+    return max((of(other, arg) for other in range(len(known.counts)) if other != seat),
+               default=0)
+
+
 def _vp_lead(bot, view, coins, arg) -> int:
     scores = bot.known.scores()
     seat = view.player
@@ -128,8 +169,18 @@ def _vp_lead(bot, view, coins, arg) -> int:
 QUANTITY_READERS = {
     "coins": _coins, "buys": _buys, "turn": _turn, "provinces_left": _provinces_left,
     "supply": _supply, "count": _count, "cards": _cards, "empty_piles": _empty_piles,
-    "vp_lead": _vp_lead,
+    "vp_lead": _vp_lead, "money": _money, "others": _others,
 }
+
+
+def treasure_value(counts: dict) -> int:
+    """The coins of the Treasures among ``counts`` (name -> copies): a deck's money."""
+    total = 0
+    for name, k in counts.items():
+        card = CARDS[name]
+        if card.is_treasure:
+            total += card.coins * k
+    return total
 
 
 @dataclass(frozen=True)
@@ -151,8 +202,8 @@ class Strategy:
     @property
     def counts_cards(self) -> bool:
         """Whether a condition counts cards owned (which needs the log to follow gains)."""
-        return any(c.quantity in ("count", "cards", "vp_lead")
-                   for r in self.buy + self.play for c in r.when)
+        return any(q in COUNTING_QUANTITIES
+                   for r in self.buy + self.play for c in r.when for q in c.quantities)
 
     @property
     def kingdom_cards(self) -> tuple:
@@ -240,14 +291,59 @@ class _Lines:
 
 
 def parse_condition(text) -> Condition:
-    """Parse ``"count(Smithy) < 2"``; raises ValueError saying what is wrong."""
+    """Parse ``"count(Smithy) < 2"`` or ``"count(Village) < count(Smithy) + 1"``: two sums of
+    terms (a number, a quantity, or ``NUMBER * quantity``) compared; raises ValueError saying
+    what is wrong."""
     if not isinstance(text, str):
         raise ValueError(f"a condition must be a string like \"coins >= 6\", not {text!r}")
-    m = _CONDITION.match(text)
+    m = _COMPARISON.match(text)
     if not m:
         raise ValueError(f"cannot read condition {text!r}: write QUANTITY OP NUMBER, e.g. "
-                         "\"count(Smithy) < 2\" or \"provinces_left <= 4\"")
-    quantity, arg, op, value = m.groups()
+                         "\"count(Smithy) < 2\" or \"provinces_left <= 4\", or compare two "
+                         "sums, e.g. \"count(Village) < count(Smithy) + 1\"")
+    left, op, right = m.groups()
+    terms: list = []
+    constant = 0
+    for side, sign in ((left, 1), (right, -1)):
+        side_terms, side_constant = _sum(side, text)
+        terms += [(sign * coef, q, arg) for coef, q, arg in side_terms]
+        constant += sign * side_constant
+    if not terms:
+        raise ValueError(f"condition {text!r} compares two numbers: name a quantity, e.g. "
+                         "\"coins >= 6\"")
+    return Condition(tuple(terms), constant, op, text)
+
+
+_COMPARISON = re.compile(r"^([^<>=!]+?)\s*(<=|>=|==|!=|<|>)\s*([^<>=!]+?)\s*$")
+_TERM = re.compile(r"\s*([+-])?\s*(?:(\d+)\s*\*\s*)?(?:([a-z_]+)\s*(?:\(\s*([^()]*?)\s*\))?"
+                   r"|(\d+))\s*")
+
+
+def _sum(side: str, text: str) -> tuple:
+    """([(coef, quantity, arg)], constant) of one side of a comparison."""
+    terms: list = []
+    constant = 0
+    at = 0
+    first = True
+    while at < len(side):
+        m = _TERM.match(side, at)
+        if not m or m.end() == at or (not first and not m.group(1)):
+            raise ValueError(f"cannot read {side[at:].strip()!r} in condition {text!r}: a side "
+                             "is a sum of numbers and quantities, e.g. \"count(Smithy) + 1\" "
+                             "or \"2 * count(Action)\"")
+        sign = -1 if m.group(1) == "-" else 1
+        factor, quantity, arg, number = m.group(2), m.group(3), m.group(4), m.group(5)
+        if quantity is None:
+            constant += sign * int(number)
+        else:
+            _check_quantity(quantity, arg, text)
+            terms.append((sign * (int(factor) if factor else 1), quantity, arg))
+        at = m.end()
+        first = False
+    return terms, constant
+
+
+def _check_quantity(quantity: str, arg: Optional[str], text: str) -> None:
     if quantity in SIMPLE_QUANTITIES:
         if arg is not None:
             raise ValueError(f"{quantity} takes no argument (in {text!r})")
@@ -258,8 +354,8 @@ def parse_condition(text) -> Condition:
             _check_card(arg)
     else:
         raise ValueError(f"unknown quantity {quantity!r} in {text!r}; quantities: "
-                         f"{', '.join(SIMPLE_QUANTITIES)}, supply(Card), count(Card or type)")
-    return Condition(quantity, arg, op, int(value), text)
+                         f"{', '.join(SIMPLE_QUANTITIES)}, supply(Card), count(Card or type), "
+                         "others(Card or type)")
 
 
 def _check_card(name) -> None:

@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, given, settings
 import dominion
 from dominion.bots import (SearchBot, best_strategy_for, make_bot, search_options,
                            split_bot_list)
+from dominion.bots.playout import play_out
 from dominion.simulate import simulate
 from tests.support import game_specs, kingdom_with, property_examples, random_trajectory
 
@@ -48,7 +49,7 @@ def test_a_buy_is_searched_and_the_same_seed_gives_the_same_game():
     assert records == [r.get("record") for r in again["results"]]
     bot = SearchBot(3, playouts=8)
     state = dominion.new_game(players=2, kingdom="First Game", seed=2, first_player=0)
-    state, _ = dominion.views.play_out(state, [bot, make_bot("big-money", 1)], [False, True],
+    state, _ = play_out(state, [bot, make_bot("big-money", 1)], [False, True],
                                       dominion.step, 400)
     assert bot.searched > 10 and bot.spent >= 8 * bot.searched
 
@@ -217,7 +218,7 @@ def test_short_rollouts_get_more_samples_up_to_the_scale():
             searched.append(bot.spent - before)
             return answer
         bot._search = search
-        dominion.views.play_out(state, [bot, make_bot("big-money", 1)], [False, True],
+        play_out(state, [bot, make_bot("big-money", 1)], [False, True],
                                 dominion.step, 400)
         return searched
     fixed, scaled = spent_per_search(1), spent_per_search(4)

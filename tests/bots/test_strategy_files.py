@@ -48,7 +48,7 @@ def test_a_strategy_file_loads_by_path_as_a_bot(tmp_path):
     ('buy = ["Province", "Gold",\n "Silverr"]\n', 2, "unknown card 'Silverr' (did you mean 'Silver'?)"),
     ('[[buy]]\ncard = "Gold"\n\n[[buy]]\ncard = "Silver"\nwhen = "coins >> 3"\n', 6,
      "cannot read condition"),
-    ('[[buy]]\ncard = "Gold"\nwhen = "money >= 3"\n', 3, "unknown quantity 'money'"),
+    ('[[buy]]\ncard = "Gold"\nwhen = "wealth >= 3"\n', 3, "unknown quantity 'wealth'"),
     ('[[buy]]\ncard = "Gold"\nwhen = "count(Smithyy) < 1"\n', 3, "unknown card 'Smithyy'"),
     ('[[buy]]\ncard = "Gold"\nif = "coins >= 6"\n', 3, "unknown key 'if'"),
     ('buy = ["Gold"]\nplay = ["Gold"]\n', 2, "not an Action card"),

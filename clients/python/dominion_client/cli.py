@@ -6,9 +6,9 @@ import argparse
 import sys
 from importlib.metadata import entry_points
 
-from . import commands_engine, commands_net
+from . import commands_engine, commands_net, commands_plan
 
-COMMAND_MODULES = [commands_engine, commands_net]
+COMMAND_MODULES = [commands_engine, commands_net, commands_plan]
 # What other installed packages add, by entry point: the service adds ``serve`` and ``db``
 # ("dominion.commands") and the in-process server ``dominion play`` runs ("dominion.service").
 COMMANDS_GROUP = "dominion.commands"
