@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import hashlib
+import tempfile
 import multiprocessing
 import re
 import statistics
@@ -32,13 +34,16 @@ sys.path.insert(0, str(ROOT))
 
 import dominion  # noqa: E402
 from dominion.bots import (SearchBot, best_strategy_for, builtin_strategies,  # noqa: E402
-                           make_bot)
+                           fitting_strategies, make_bot, search_options)
+from dominion.bots.planner import best_single, remember_plan  # noqa: E402
 from dominion.bots.search import DEFAULT_CANDIDATES, DEFAULT_MARGIN, DEFAULT_SCALE  # noqa: E402
 from dominion.bots.playout import play_out  # noqa: E402
 from dominion.simulate import game_seed, simulate, wilson  # noqa: E402
 
 DOUBLE_WITCH = str(ROOT / "bench" / "strategies" / "double-witch.toml")
-OPPONENTS = ("big-money-ultimate", "witch-big-money", DOUBLE_WITCH, "best")
+OPPONENTS = ("big-money-ultimate", "witch-big-money", DOUBLE_WITCH, "best", "bmu-best")
+BMU_BEST = "BMU + the Kingdom's best card (found by simulation)"
+PLANS = Path(tempfile.mkdtemp(prefix="agent-table-plans-"))   # the bmu-best opponents' files
 RECOMMENDED_KINGDOMS = ("First Game", "Size Distortion", "Silver & Gold", "Interaction",
                         "Best Wishes", "The Plot Thickens", "Underlings", "Hand Madness")
 RANDOM_KINGDOMS = 8
@@ -65,14 +70,14 @@ def with_witch(kingdom: tuple) -> tuple:
 def play_one(job) -> dict:
     """One game: ``job`` = (bot specs per seat, Kingdom, seed, search budget). Returns the search
     seat's win share and its seconds per decision."""
-    specs, kingdom, seed, playouts, views, margin = job
+    specs, kingdom, seed, playouts, views, margin, options = job
     n = len(specs)
     state = dominion.new_game(players=n, kingdom=list(kingdom), seed=seed, first_player=0)
     bots = []
     for seat, spec in enumerate(specs):
         bot_seed = (seed * 31 + seat + 1) % 2 ** 64
-        bots.append(SearchBot(bot_seed, playouts=playouts, margin=margin) if spec == "search"
-                    else make_bot(spec, bot_seed))
+        bots.append(SearchBot(bot_seed, playouts=playouts, margin=margin, **options)
+                    if spec == "search" else make_bot(spec, bot_seed))
     times: list = []
     searched: list = []   # the times of the decisions it searched (its buys)
     search_seat = specs.index("search")
@@ -110,11 +115,38 @@ def jobs_2p(opponent: str, games: int, seed: int, kingdom_list: list) -> list:
         kingdom = kingdom_list[p % len(kingdom_list)]
         if opponent in ("witch-big-money", DOUBLE_WITCH):
             kingdom = with_witch(kingdom)
-        other = best_strategy_for(kingdom) if opponent == "best" else opponent
+        other = best_strategy_for(kingdom) if opponent == "best" else \
+            bmu_best(kingdom) if opponent == "bmu-best" else opponent
         s = game_seed(seed, p, 1)
         jobs.append((("search", other), kingdom, s))
         jobs.append(((other, "search"), kingdom, s))
     return jobs
+
+
+def bmu_best(kingdom: tuple, players: int = 2) -> str:
+    """The strategy file of Big Money Ultimate + the Kingdom's best card
+    (`dominion.bots.planner.best_single`, 3,000 games), written once per Kingdom."""
+    name = hashlib.sha256(",".join(sorted(kingdom)).encode()).hexdigest()[:12]
+    path = PLANS / f"bmu-best-{players}p-{name}.toml"
+    if not path.exists():
+        plan = best_single(kingdom, players, 3000, 0, built_ins=fitting_strategies(kingdom))
+        path.write_text(plan.toml())
+    return str(path)
+
+
+def prepare_plans(kingdom_list: list, players: tuple, budget: int, workers: int,
+                  witch: bool) -> None:
+    """Plan every Kingdom for the search bot's ``plan`` option before the games (on every
+    worker, from the plan cache where it has them), so that each game's bot finds its plan
+    made (the workers are forked after this)."""
+    from dominion_client.commands_plan import plan_or_cached
+    for n in players:
+        for kingdom in dict.fromkeys(tuple(k) for k in kingdom_list):
+            for k in dict.fromkeys((kingdom,) + ((with_witch(kingdom),) if witch else ())):
+                data, _ = plan_or_cached(k, n, budget, 0, workers)
+                remember_plan(k, n, budget, 0, data["plan"])
+                print(f"planned {n}p {', '.join(k)}: {data['label']}", file=sys.stderr,
+                      flush=True)
 
 
 def jobs_4p(games: int, seed: int, kingdom_list: list) -> list:
@@ -129,14 +161,14 @@ def jobs_4p(games: int, seed: int, kingdom_list: list) -> list:
 
 
 def run_rows(groups: list, playouts: int, workers: int, views: bool = False,
-             margin: float = DEFAULT_MARGIN) -> list:
+             margin: float = DEFAULT_MARGIN, options: dict | None = None) -> list:
     """Play every group's games on ``workers`` processes; one row per group, each printed as
     it is done (a long run shows its rows as it goes)."""
     rows = []
     with multiprocessing.get_context("fork").Pool(workers) as pool:
         for name, jobs in groups:
-            mine = pool.map(play_one, [job + (playouts, views, margin) for job in jobs],
-                            chunksize=1)
+            mine = pool.map(play_one, [job + (playouts, views, margin, options or {})
+                                       for job in jobs], chunksize=1)
             share = sum(r["share"] for r in mine)
             times = [t for r in mine for t in r["times"]]
             searched = [t for r in mine for t in r["searched"]]
@@ -156,7 +188,8 @@ def table(rows2: list, rows4: list, args, seconds: float) -> str:
     lines = [
         f"Measured {today} by `python bench/agent_table.py --games {args.games} --games4 "
         f"{args.games4} --playouts {args.playouts}{' --views' if args.views else ''}"
-        f"{f' --margin {args.margin:g}' if args.margin != DEFAULT_MARGIN else ''}` in "
+        f"{f' --margin {args.margin:g}' if args.margin != DEFAULT_MARGIN else ''}"
+        f"{f' --search {args.search}' if args.search else ''}` in "
         f"{seconds / 60:.0f} minutes on "
         f"{args.workers} busy cores (the compiled engine). Budget: {args.playouts} playouts "
         f"per searched decision (its buys{VIEWS_NOTE if args.views else ''}) where a rollout "
@@ -222,6 +255,9 @@ def main() -> None:
     parser.add_argument("--views", action="store_true",
                         help="the search bot answers from its seat's views, as over the network "
                              "(dominion bot), not from the state (not written into the README)")
+    parser.add_argument("--search", default="",
+                        help="more search bot options, as in its name: e.g. plan=6000,"
+                             "model=shown (plan: the Kingdoms are planned first, cached)")
     parser.add_argument("--rank", action="store_true",
                         help="measure the rollout preference order instead")
     args = parser.parse_args()
@@ -232,15 +268,21 @@ def main() -> None:
         return
     started = time.perf_counter()
     kingdom_list = kingdoms(args.seed)
+    options = search_options("search:" + args.search) if args.search else {}
     wanted = [o.strip() for o in args.opponents.split(",") if o.strip()]
-    groups = [(label(o) if o != "best" else "best built-in for the Kingdom",
+    if options.get("plan"):
+        prepare_plans(kingdom_list, (2, 4) if args.games4 else (2,), options["plan"],
+                      args.workers, any(w in wanted for w in ("witch-big-money",
+                                                               "double-witch")))
+    groups = [(BMU_BEST if o == "bmu-best" else
+               label(o) if o != "best" else "best built-in for the Kingdom",
                jobs_2p(o, args.games, args.seed, kingdom_list))
               for o in OPPONENTS if label(o) in wanted]
-    rows2 = run_rows(groups, args.playouts, args.workers, args.views, args.margin) \
+    rows2 = run_rows(groups, args.playouts, args.workers, args.views, args.margin, options) \
         if groups else []
     rows4 = run_rows([("3 x best built-in for the Kingdom",
                        jobs_4p(args.games4, args.seed, kingdom_list))], args.playouts,
-                     args.workers, args.views, args.margin) if args.games4 else []
+                     args.workers, args.views, args.margin, options) if args.games4 else []
     text = table(rows2, rows4, args, time.perf_counter() - started)
     print(text)
     if args.write:

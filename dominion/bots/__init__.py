@@ -63,7 +63,8 @@ class RandomBot:
 
 
 SEARCH_OPTIONS = {"playouts": int, "candidates": int, "rollout": str, "time": float,
-                  "horizon": int, "margin": float, "confidence": float, "scale": float}
+                  "horizon": int, "margin": float, "confidence": float, "scale": float,
+                  "plan": int, "model": str}
 
 
 def is_search_spec(name: str) -> bool:
@@ -73,7 +74,8 @@ def is_search_spec(name: str) -> bool:
 
 def search_options(spec: str) -> dict:
     """The keyword arguments of `SearchBot` named in ``search:key=value,...`` (keys:
-    playouts, candidates, rollout, time, horizon, margin, confidence, scale); ValueError saying
+    playouts, candidates, rollout, time, horizon, margin, confidence, scale, plan, model);
+    ValueError saying
     what is wrong."""
     _, _, text = spec.partition(":")
     out: dict = {}

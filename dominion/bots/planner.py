@@ -703,6 +703,21 @@ def _family(plan: Plan) -> tuple:
     return (plan.kind, tuple(sorted(cards)))
 
 
+def best_single(kingdom, players: int = 2, budget: int = 3000, seed: int = 0, executor=None,
+                built_ins: tuple = ()) -> Plan:
+    """The best Big Money Ultimate + one Kingdom card (one copy over Gold, two over Gold or two
+    over Silver) for ``kingdom``, by successive halving against the fitting built-ins
+    (``built_ins``) and big-money-ultimate, in about ``budget`` games: "Big Money + the
+    Kingdom's best card", the opponent the published agents are measured against."""
+    planner = Planner(kingdom, players, budget, seed, executor, None, built_ins)
+    first = seeds(planner.kingdom, players, built_ins)
+    league = list(dict.fromkeys([p for p in first if p.kind == BUILT_IN] + [baseline()]))
+    singles = [p for p in first if p.kind == MONEY and len(p.wants) == 1 and not p.opening]
+    if not singles:
+        return big_money_ultimate()
+    return planner.halve(singles, league, _mix(seed ^ 0x51), FIRST_GAMES, 1, budget)[0].plan
+
+
 def plan_kingdom(kingdom, players: int = 2, budget: int = DEFAULT_BUDGET, seed: int = 0,
                  executor=None, progress: Optional[Callable] = None,
                  built_ins: tuple = ()) -> PlanResult:
@@ -716,3 +731,53 @@ def plan_kingdom(kingdom, players: int = 2, budget: int = DEFAULT_BUDGET, seed: 
     if budget < MIN_BUDGET:
         raise ValueError(f"the budget must be at least {MIN_BUDGET} games, not {budget}")
     return Planner(kingdom, players, budget, seed, executor, progress, built_ins).run()
+
+
+# ---------------------------------------------------------------------------------------------
+# Plans for the search bot
+# ---------------------------------------------------------------------------------------------
+
+_MEMO: dict = {}   # (Kingdom sorted, players, budget, seed) -> the plan's file text
+
+
+def planned(kingdom, players: int, budget: int = DEFAULT_BUDGET, seed: int = 0) -> str:
+    """The plan's strategy file text for ``kingdom`` (`plan_kingdom` here, one game at a time),
+    memoized for the process: a pure function of its arguments, so a plan made elsewhere with
+    the same arguments (a cache on disk, several workers) is the same (`remember_plan`)."""
+    key = (tuple(sorted(kingdom)), players, budget, seed)
+    text = _MEMO.get(key)
+    if text is None:
+        from . import fitting_strategies
+        text = _MEMO[key] = plan_kingdom(tuple(kingdom), players, budget, seed,
+                                         built_ins=fitting_strategies(kingdom)).toml()
+    return text
+
+
+def remember_plan(kingdom, players: int, budget: int, seed: int, text: str) -> None:
+    """Give `planned` the plan made elsewhere for the same arguments (``dominion play`` plans
+    on every core, or reads its cache, before the game's search bots ask)."""
+    _MEMO[(tuple(sorted(kingdom)), players, budget, seed)] = text
+
+
+def opponent_model(kingdom, owned: dict, fallback: str) -> str:
+    """A strategy file text for another seat, from what it has shown: Big Money Ultimate with the
+    Kingdom cards it owns, one more copy of each (the two it owns most of; a terminal over Gold,
+    the rest over Silver). ``owned``: its counts (name -> copies); ``fallback``: the text for a
+    seat that has shown no Kingdom card yet."""
+    shown = sorted(((k, name) for name, k in owned.items()
+                    if k > 0 and name in kingdom and (CARDS[name].is_action or
+                                                      CARDS[name].is_treasure)),
+                   key=lambda item: (-item[0], item[1]))[:2]
+    if not shown:
+        return fallback
+    wants = []
+    for k, name in shown:
+        card = CARDS[name]
+        terminal = card.is_action and card.plus_actions == 0
+        wants.append(Want(name, min(k + 1, 6), "Gold" if terminal else "Silver"))
+    return _model_text(tuple(wants))
+
+
+@lru_cache(maxsize=1024)
+def _model_text(wants: tuple) -> str:
+    return money_plan(*wants).toml()

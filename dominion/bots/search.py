@@ -52,7 +52,8 @@ from ..views import Observation
 from .playout import play_out
 from ..state import BUY, END_PHASE, PLAY, PLAY_TREASURES, TURN, Move, TurnEffects
 from .knowledge import Holdings
-from .strategy import StrategyBot
+from .planner import MIN_BUDGET, opponent_model, planned
+from .strategy import StrategyBot, parse_strategy
 
 # The built-in strategies a search bot rolls out with, best first: the first whose Kingdom cards
 # are all in the game is chosen ("auto"). The order is each one's win rate against
@@ -69,6 +70,8 @@ DEFAULT_CANDIDATES = 5     # answers compared at a buy, the default one included
 DEFAULT_MARGIN = 0.05      # win share a candidate must gain over the default to replace it
 DEFAULT_CONFIDENCE = 2.0   # ... and by this many standard errors of the paired difference
 DEFAULT_SCALE = 6.0        # the most the playouts grow where rollouts are short (1: never)
+SHOWN, SAME = "shown", "rollout"   # how other seats play in its rollouts (`SearchBot`)
+MODELS = (SHOWN, SAME)
 MAX_ROLLOUT_DECISIONS = 4000   # a rollout still running after this many answers is scored as is
 _MASK = (1 << 64) - 1
 
@@ -114,7 +117,7 @@ class SearchBot:
                  candidates: int = DEFAULT_CANDIDATES, rollout: str = AUTO,
                  time_limit: Optional[float] = None, horizon: Optional[int] = None,
                  margin: float = DEFAULT_MARGIN, confidence: float = DEFAULT_CONFIDENCE,
-                 scale: float = DEFAULT_SCALE):
+                 scale: float = DEFAULT_SCALE, plan: int = 0, model: str = SHOWN):
         if type(playouts) is not int or playouts < 1:
             raise ValueError(f"playouts must be an integer >= 1, not {playouts!r}")
         if type(candidates) is not int or candidates < 1:
@@ -126,6 +129,14 @@ class SearchBot:
             raise ValueError(f"horizon must be a number of turns >= 1, not {horizon!r}")
         if type(scale) not in (int, float) or not scale >= 1:
             raise ValueError(f"scale must be a number >= 1, not {scale!r}")
+        if type(plan) is not int or not (plan == 0 or plan >= MIN_BUDGET):
+            raise ValueError(f"plan must be 0 (no plan) or a budget of at least {MIN_BUDGET} "
+                             f"games, not {plan!r}")
+        if plan and rollout != AUTO:
+            raise ValueError("give either plan (the bot plans its Kingdom) or rollout (a "
+                             "strategy), not both")
+        if model not in MODELS:
+            raise ValueError(f"model must be one of {', '.join(MODELS)}, not {model!r}")
         if rollout != AUTO:
             _strategy(rollout)   # an unknown strategy fails now, not at the first decision
         self.seed = seed
@@ -138,6 +149,9 @@ class SearchBot:
         self.margin = margin
         self.confidence = confidence
         self.scale = scale
+        self.plan = plan
+        self.model = model
+        self._models: dict = {}   # another seat's counts shown -> its rollout strategy
         self.full_length = 0.0   # decisions in a rollout at its first searched decision
         self.policy: Optional[StrategyBot] = None   # the rollout strategy, for this seat
         self.searched = 0     # decisions searched, and playouts spent (for reports)
@@ -151,12 +165,41 @@ class SearchBot:
         """The first log index not shown yet, for the views of ``answer``."""
         return None if self.seen_log is None else len(self.seen_log)
 
-    def _policy_for(self, kingdom) -> StrategyBot:
+    def _policy_for(self, kingdom, players: int) -> StrategyBot:
+        """Its own strategy: the Kingdom's plan (``plan``: `dominion.bots.planner.planned`),
+        the rollout strategy named, or the Kingdom's best built-in."""
         policy = self.policy
         if policy is None:
-            name = best_strategy_for(kingdom) if self.rollout == AUTO else self.rollout
-            policy = self.policy = StrategyBot(_strategy(name), self.rng.getrandbits(64))
+            if self.plan:
+                strategy = parse_strategy(planned(kingdom, players, self.plan), "plan")
+            else:
+                name = best_strategy_for(kingdom) if self.rollout == AUTO else self.rollout
+                strategy = _strategy(name)
+            policy = self.policy = StrategyBot(strategy, self.rng.getrandbits(64))
         return policy
+
+    def _opponents(self, kingdom, seat: int, policy: StrategyBot) -> list:
+        """The strategy each seat plays in the rollouts: its own plan for ``seat``; for another
+        seat, with ``model`` "shown", Big Money Ultimate with the Kingdom cards it has bought
+        (`dominion.bots.planner.opponent_model`; the Kingdom's best built-in until it has
+        bought one), with "rollout" its own strategy."""
+        known = policy.known
+        if self.model != SHOWN or known is None:
+            return [policy] * len(known.counts if known is not None else ())
+        fallback = _strategy(best_strategy_for(kingdom))
+        bots = []
+        for q, counts in enumerate(known.counts):
+            if q == seat:
+                bots.append(policy)
+                continue
+            key = tuple(sorted((name, k) for name, k in counts.items() if name in kingdom))
+            bot = self._models.get(key)
+            if bot is None:
+                text = opponent_model(kingdom, counts, "")
+                strategy = fallback if not text else parse_strategy(text, "model")
+                bot = self._models[key] = StrategyBot(strategy, 0)
+            bots.append(bot)
+        return bots
 
     def answer(self, decision, view):
         """The answer to ``decision`` from ``view`` alone (the protocol of every bot, played
@@ -164,7 +207,7 @@ class SearchBot:
         on samples rebuilt from the views shown so far (`ViewSampler`). Where the views do not
         add up (a part of the log was never shown), the rollout strategy's answer."""
         self._follow(view)
-        policy = self._policy_for(view.kingdom)
+        policy = self._policy_for(view.kingdom, len(view.players))
         default = policy.answer(decision, view)
         if not _searched(decision, default):
             return default
@@ -175,7 +218,7 @@ class SearchBot:
         sampler = ViewSampler.of(decision, view, self.seen_log, self.holdings, remembered)
         if sampler is None:
             return default
-        return self._search(sampler, decision.player, candidates, policy)
+        return self._search(sampler, decision.player, candidates, policy, view.kingdom)
 
     def _follow(self, view) -> None:
         """Keep the log shown so far, and count from it the cards each seat owns."""
@@ -205,7 +248,7 @@ class SearchBot:
         only through that seat's view and `determinize` samples for that seat."""
         decision = state.stack[-1][1]
         seat = decision.player
-        policy = self._policy_for(state.config.kingdom)
+        policy = self._policy_for(state.config.kingdom, len(state.players))
         seen = Observation(state, seat, policy.log_from)
         default = policy.answer(decision, seen)
         if not _searched(decision, default):
@@ -213,7 +256,8 @@ class SearchBot:
         candidates = self._candidates(decision, default, _near_the_end(seen, len(state.players)))
         if len(candidates) < 2:
             return default
-        return self._search(Determinizer(state, seat), seat, candidates, policy)
+        return self._search(Determinizer(state, seat), seat, candidates, policy,
+                            state.config.kingdom)
 
     def _candidates(self, decision, default, late: bool = False) -> list:
         """The default answer first, then other buys in `_buy_rank` order (Province, Duchy,
@@ -229,7 +273,8 @@ class SearchBot:
 
     # -- the search ------------------------------------------------------------------------------
 
-    def _search(self, determinizer, seat: int, candidates: list, policy: StrategyBot):
+    def _search(self, determinizer, seat: int, candidates: list, policy: StrategyBot,
+                kingdom: tuple):
         """Sequential halving over ``candidates`` (the default first) on shared samples; the
         default unless another beats it clearly."""
         decision_seed = self.rng.getrandbits(64)
@@ -238,6 +283,7 @@ class SearchBot:
         def out_of_time() -> bool:
             return deadline is not None and time.perf_counter() > deadline
         known = policy.known
+        players = self._opponents(kingdom, seat, policy)
         k = len(candidates)
         values: list = [[] for _ in candidates]
         alive = list(range(k))
@@ -252,7 +298,7 @@ class SearchBot:
             taken = 0
             for i in alive:
                 value, length = self._playout(sample, seat, candidates[i], sample_seed,
-                                              policy, known)
+                                              players, known)
                 values[i].append(value)
                 taken += length
                 # A compiled playout never lets go of the interpreter lock by itself: a
@@ -294,15 +340,15 @@ class SearchBot:
             return candidates[best]
         return candidates[0]
 
-    def _playout(self, sample, seat: int, move, sample_seed: int, policy: StrategyBot,
+    def _playout(self, sample, seat: int, move, sample_seed: int, players: list,
                  known) -> tuple:
         """(``seat``'s share of the win, decisions taken) after answering ``move`` on
-        ``sample``, every seat then played by the rollout strategy (seeded by the sample: every
-        candidate meets the same rollout bots); a rollout cut by the horizon is scored by its
-        victory points."""
+        ``sample``, every seat then played by its rollout strategy (``players``, seeded by the
+        sample: every candidate meets the same rollout bots); a rollout cut by the horizon is
+        scored by its victory points."""
         state = step(sample, move)
         n = len(state.players)
-        bots = [policy.fork(_mix(sample_seed ^ (q + 1)), known) for q in range(n)]
+        bots = [players[q].fork(_mix(sample_seed ^ (q + 1)), known) for q in range(n)]
         cheap = [True] * n
         if self.horizon is None:
             state, _ = play_out(state, bots, cheap, step, MAX_ROLLOUT_DECISIONS)

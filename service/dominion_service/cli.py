@@ -63,6 +63,11 @@ def register(sub) -> None:
     p.add_argument("--search-seconds", type=float, default=d.search_seconds, metavar="S",
                    help="time limit per decision of a search bot; 0: none (default: "
                         f"{d.search_seconds})")
+    p.add_argument("--search-plan", type=int, default=d.search_plan, metavar="GAMES",
+                   help="games a search bot plans its Kingdom with at its first decision (like "
+                        "dominion plan, on one core of the search threads; the plan is kept "
+                        "for the Kingdom while the server runs); 0: no plan, the Kingdom's "
+                        f"best built-in strategy (default: {d.search_plan})")
     p.add_argument("--max-search-seats", type=int, default=d.max_search_seats, metavar="N",
                    help="search bots searching at once, each in a thread; the others wait "
                         f"(default: {d.max_search_seats})")
@@ -130,6 +135,8 @@ def serve_options(args):
     for name in ("idle_timeout", "stream_stall_timeout"):
         if not getattr(args, name) > 0:
             raise ServeError(f"--{name.replace('_', '-')} must be more than 0 seconds")
+    if args.search_plan != 0 and args.search_plan < 1000:
+        raise ServeError("--search-plan must be 0 (no plan) or at least 1000 games")
     if not args.search_seconds >= 0:
         raise ServeError("--search-seconds must be 0 (no limit) or more seconds")
     if not args.abandon_after >= 0:
@@ -145,7 +152,8 @@ def serve_options(args):
         max_connections=args.max_connections, idle_timeout=args.idle_timeout,
         stream_stall_timeout=args.stream_stall_timeout, abandon_after=args.abandon_after,
         trusted_proxies=tuple(args.trusted_proxies), search_playouts=args.search_playouts,
-        search_seconds=args.search_seconds or None, max_search_seats=args.max_search_seats)
+        search_seconds=args.search_seconds or None, max_search_seats=args.max_search_seats,
+        search_plan=args.search_plan)
 
 
 def run_serve(args) -> int:

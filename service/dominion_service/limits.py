@@ -50,6 +50,10 @@ class ServiceOptions(NamedTuple):
     search_playouts: int = 64
     search_seconds: Optional[float] = 2.0
     max_search_seats: int = 2
+    # Games a search seat plans its Kingdom with at its first decision (`dominion plan`'s
+    # planner, one core, the same plan for the Kingdom in the whole process); 0: no plan, the
+    # Kingdom's best built-in strategy.
+    search_plan: int = 0
 
 
 class ServiceError(Exception):

@@ -63,7 +63,7 @@ class DominionService(pb_grpc.DominionServiceServicer):
         self.storage = storage
         self.options = options
         self.search_seats = SearchSeats(options.search_playouts, options.search_seconds,
-                                        options.max_search_seats)
+                                        options.max_search_seats, options.search_plan)
         self.table = GameTable(self.search_seats.make_bot)
         self.limits = CreationLimits(options)
         self.writer = GroupWriter(storage)

@@ -251,7 +251,7 @@ def test_near_the_end_an_estate_is_among_the_buys_tried():
         state = dominion.step(state, dominion.Move("play_treasures"))
         bot = SearchBot(1, playouts=8, candidates=5)
         seen = []
-        bot._search = lambda determinizer, seat, candidates, policy: (
+        bot._search = lambda determinizer, seat, candidates, policy, kingdom: (
             seen.extend(candidates), candidates[0])[1]
         bot.answer_state(state)
         return [m.card for m in seen]

@@ -2,7 +2,9 @@
 service's own, `dominion_service.cli`)."""
 from __future__ import annotations
 
+import argparse
 import asyncio
+import os
 import sys
 
 import grpc
@@ -57,6 +59,10 @@ def register(sub) -> None:
     p.add_argument("--seed", type=seed_arg, default=None,
                    help="the game's seed, 0 to 2**64 - 1 (default: random)")
     p.add_argument("--name", default="Player", help="your name in the game (default: Player)")
+    p.add_argument("--plan-budget", type=_plan_budget, default=None, metavar="GAMES",
+                   help="games the search bot's plan of the Kingdom is found with, before the "
+                        "game, on every core (cached: see dominion plan); 0: no plan, the "
+                        "Kingdom's best built-in (default: dominion plan's default budget)")
     p.set_defaults(run=run_play)
 
 
@@ -173,6 +179,40 @@ async def _run_bots(args, seats: list) -> int:
     return 0
 
 
+def _plan_budget(text: str) -> int:
+    from dominion.bots.planner import MIN_BUDGET
+    try:
+        n = int(text)
+    except ValueError:
+        n = -1
+    if n != 0 and n < MIN_BUDGET:
+        raise argparse.ArgumentTypeError(f"the plan's budget is 0 (no plan) or at least "
+                                         f"{MIN_BUDGET} games, not {text!r}")
+    return n
+
+
+def _plan_for_search(kingdom, players: int, budget=None):
+    """Plan the Kingdom for the game's search bots before it starts, on every core, with a
+    progress bar (or from the plan cache at once), and hand the plan to them: the search seats
+    then play it (`dominion.bots.planner.remember_plan`). The budget, or None after an error
+    (said on stderr)."""
+    from dominion.bots.planner import DEFAULT_BUDGET, remember_plan
+    from .commands_plan import PlanProgress, plan_or_cached, resolve
+    try:
+        cards = resolve(kingdom if isinstance(kingdom, str) else ",".join(kingdom), players,
+                        None, 0)
+    except dominion.DominionError as e:
+        print(f"dominion play: {e}", file=sys.stderr)
+        return None
+    if sys.stderr.isatty():
+        print("Planning the Kingdom for the search bot (a minute the first time; cached)...",
+              file=sys.stderr)
+    budget = budget or DEFAULT_BUDGET
+    data, _ = plan_or_cached(cards, players, budget, 0, progress=PlanProgress())
+    remember_plan(cards, players, budget, 0, data["plan"])
+    return budget
+
+
 def run_play(args) -> int:
     """A terminal game against bots on an in-process server: built-in bots play on the server,
     strategy files and Python classes in threads of this process, each through its own seat."""
@@ -206,6 +246,15 @@ def run_play(args) -> int:
         return 2
     if isinstance(kingdom, tuple):
         kingdom = list(kingdom)
+    if searches and args.plan_budget != 0:
+        if kingdom == "random":   # drawn here, so that the plan is the game's Kingdom's
+            if args.seed is None:
+                args.seed = int.from_bytes(os.urandom(8), "little")
+            kingdom = list(dominion.make_config(len(names), "random", None, args.seed).kingdom)
+        planned = _plan_for_search(kingdom, len(names), args.plan_budget)
+        if planned is None:
+            return 2
+        budget["search_plan"] = planned
     LocalServer = service_entry("local_server")
     if LocalServer is None:
         print("dominion play: it runs a game server in this process, and the service "
