@@ -1,0 +1,203 @@
+"""The default policy's decisions inside a turn follow what the turn can reach: which Action next
+(by role, and with the last Action by the buy its outcome reaches over the cards the seat may
+know are left to draw), Throne Room's target, and the card questions
+(Cellar, Chapel, Masquerade, Minion, Nobles, Steward, Torturer's victims, Militia's).
+
+A bot's card counts come from the log; a position has none, so each bot here counts the
+starting deck (7 Coppers, 3 Estates) unless a test adds cards with `Holdings.add`."""
+import dominion
+from dominion import Move
+from dominion.bots import make_bot
+from tests.support import at
+
+
+def _answer(state, bot, extra=None):
+    """The bot's answer to the pending decision from its seat's view; ``extra`` (name: copies)
+    is added to the cards the bot counts as its own before it answers."""
+    d = dominion.pending(state)
+    view = dominion.view(state, d.player, log_from=bot.log_from)
+    answer = bot.answer(d, view)
+    if extra:
+        for name, k in extra.items():
+            bot.known.add(d.player, name, k)
+        answer = bot.answer(d, dominion.view(state, d.player, log_from=bot.log_from))
+    return d, answer
+
+
+def _plays(state, bot_name="smithy-big-money", extra=None):
+    d, answer = _answer(state, make_bot(bot_name), extra)
+    assert d.kind == dominion.TURN and d.purpose == "action_phase", d
+    return answer
+
+
+# --- which Action next -------------------------------------------------------------------------
+
+def test_village_is_played_before_smithy_when_smithy_waits_in_hand():
+    """smithy-big-money's play rule names only Smithy: the village still goes first, or the
+    Smithy would end the Actions with the Village dead in hand."""
+    state = at("Village", "Smithy", hands=[["Smithy", "Village", "Copper", "Copper", "Estate"]])
+    assert _plays(state) == Move("play", "Village")
+
+
+def test_laboratory_is_played_before_the_village_and_the_terminal():
+    state = at("Laboratory", "Village", "Smithy",
+               hands=[["Smithy", "Village", "Laboratory", "Copper", "Estate"]])
+    assert _plays(state) == Move("play", "Laboratory")
+
+
+def test_with_actions_to_spare_draw_is_played_before_payload():
+    """militia-big-money plays Militia first by its rule; with two Actions the Smithy goes
+    first, so that what it draws is seen before the payload is chosen."""
+    state = at("Militia", "Smithy", actions=2,
+               hands=[["Militia", "Smithy", "Copper", "Copper", "Estate"]])
+    assert _plays(state, "militia-big-money") == Move("play", "Smithy")
+
+
+def test_with_the_last_action_the_terminal_follows_the_cards_left_to_draw():
+    """Smithy or Militia with one Action and $3 in hand: with only Coppers and Estates left to
+    draw, Militia's certain $2 (and its attack) is better; with Golds left to draw, Smithy's
+    three cards reach the Province."""
+    state = at("Militia", "Smithy",
+               hands=[["Militia", "Smithy", "Copper", "Copper", "Copper"]])
+    assert _plays(state, "militia-big-money") == Move("play", "Militia")
+    assert _plays(state, "militia-big-money", {"Gold": 6}) == Move("play", "Smithy")
+
+
+def test_throne_room_is_played_first_and_doubles_a_village_when_terminals_wait():
+    state = at("Throne Room", "Village", "Smithy", "Militia",
+               hands=[["Smithy", "Militia", "Village", "Throne Room", "Copper"]])
+    assert _plays(state) == Move("play", "Throne Room")
+    state = dominion.step(state, Move("play", "Throne Room"))
+    d, answer = _answer(state, make_bot("smithy-big-money"))
+    assert d.purpose == "play" and answer == ("Village",)
+
+
+def test_throne_room_doubles_the_terminal_when_it_is_the_only_one():
+    state = at("Throne Room", "Smithy", "Militia",
+               hands=[["Smithy", "Throne Room", "Copper", "Copper", "Estate"]])
+    state = dominion.step(state, Move("play", "Throne Room"))
+    d, answer = _answer(state, make_bot("militia-big-money"))
+    assert answer == ("Smithy",)
+
+
+# --- card questions ----------------------------------------------------------------------------
+
+def test_cellar_discards_victory_cards_and_the_terminal_no_action_is_left_for():
+    state = at("Cellar", "Smithy", "Militia",
+               hands=[["Cellar", "Estate", "Smithy", "Militia", "Copper"]])
+    state = dominion.step(state, Move("play", "Cellar"))
+    d, answer = _answer(state, make_bot("smithy-big-money"))
+    assert d.card == "Cellar" and len(answer) == 2
+    assert "Estate" in answer and ({"Smithy", "Militia"} & set(answer))
+    assert "Copper" not in answer
+
+
+def test_chapel_keeps_enough_coppers_to_buy_silver():
+    """The deck's money is 7 Coppers: Chapel trashes the Estate and Coppers only down to the
+    floor the deck needs to keep buying (`MONEY_FLOOR`)."""
+    from dominion.bots.policy import MONEY_FLOOR
+    state = at("Chapel", hands=[["Chapel", "Copper", "Copper", "Copper", "Copper", "Estate"]])
+    state = dominion.step(state, Move("play", "Chapel"))
+    d, answer = _answer(state, make_bot("big-money"))
+    assert "Estate" in answer
+    assert answer.count("Copper") == 7 - MONEY_FLOOR < 4
+
+
+def test_chapel_trashes_every_copper_it_can_when_the_deck_has_money_to_spare():
+    state = at("Chapel", hands=[["Chapel", "Copper", "Copper", "Copper", "Estate"]])
+    state = dominion.step(state, Move("play", "Chapel"))
+    d, answer = _answer(state, make_bot("big-money"), {"Gold": 2})
+    assert sorted(answer) == ["Copper", "Copper", "Copper", "Estate"]
+
+
+def test_chapel_keeps_the_coppers_of_a_hand_that_buys_gold():
+    state = at("Chapel", hands=[["Chapel", "Gold", "Copper", "Copper", "Copper", "Estate"]])
+    state = dominion.step(state, Move("play", "Chapel"))
+    d, answer = _answer(state, make_bot("big-money"), {"Gold": 2})
+    assert answer == ("Estate",)
+
+
+def test_masquerade_passes_the_estate_not_the_duchy():
+    state = at("Masquerade", hands=[["Masquerade", "Duchy", "Estate", "Silver", "Copper"],
+                                    ["Copper", "Estate"]], decks=[["Copper", "Copper"]])
+    state = dominion.step(state, Move("play", "Masquerade"))
+    d, answer = _answer(state, make_bot("masquerade-big-money"))
+    assert d.purpose == "pass" and answer == ("Estate",)
+
+
+def test_masquerade_passes_a_copper_rather_than_an_estate_late_in_the_game():
+    state = at("Masquerade", hands=[["Masquerade", "Province", "Estate", "Silver", "Copper"],
+                                    ["Copper", "Estate"]],
+               decks=[["Silver", "Silver"]], supply={"Province": 3})
+    state = dominion.step(state, Move("play", "Masquerade"))
+    d, answer = _answer(state, make_bot("masquerade-big-money"))
+    assert d.purpose == "pass" and answer == ("Copper",)
+
+
+def _minion_choice(hand):
+    state = at("Minion", hands=[["Minion"] + hand, ["Copper"] * 5])
+    state = dominion.step(state, Move("play", "Minion"))
+    d, answer = _answer(state, make_bot("big-money"))
+    assert d.card == "Minion" and d.kind == dominion.CHOOSE
+    return answer[0]
+
+
+def test_minion_takes_2_when_the_hand_reaches_a_province_with_it():
+    assert _minion_choice(["Gold", "Gold", "Copper", "Estate"]) == "+$2"
+
+
+def test_minion_discards_a_weak_hand_to_attack_and_draw_four():
+    assert _minion_choice(["Estate", "Estate", "Curse", "Copper"]).startswith("discard")
+
+
+def _nobles_choice(hand, actions=1):
+    state = at("Nobles", "Smithy", hands=[["Nobles"] + hand], actions=actions)
+    state = dominion.step(state, Move("play", "Nobles"))
+    d, answer = _answer(state, make_bot("nobles-big-money"))
+    assert d.card == "Nobles"
+    return answer[0]
+
+
+def test_nobles_takes_two_actions_only_when_actions_wait():
+    assert _nobles_choice(["Smithy", "Copper", "Copper", "Estate"]) == "+2 Actions"
+    assert _nobles_choice(["Copper", "Copper", "Copper", "Estate"]) == "+3 Cards"
+    assert _nobles_choice(["Smithy", "Copper", "Copper", "Estate"], actions=2) == "+3 Cards"
+
+
+def test_steward_takes_2_when_it_reaches_gold():
+    state = at("Steward", hands=[["Steward", "Silver", "Silver", "Estate", "Estate"]])
+    state = dominion.step(state, Move("play", "Steward"))
+    d, answer = _answer(state, make_bot("big-money"))
+    assert answer == ("+$2",)
+
+
+def _torturer_victim(victim_hand, supply=None):
+    kw = {"supply": supply} if supply else {}
+    state = at("Torturer", hands=[["Torturer"], victim_hand], **kw)
+    state = dominion.step(state, Move("play", "Torturer"))
+    d, answer = _answer(state, make_bot("big-money"))
+    assert d.card == "Torturer" and d.player == 1
+    return answer[0]
+
+
+def test_torturers_victim_discards_two_when_the_hand_keeps_its_buy():
+    assert _torturer_victim(["Gold", "Silver", "Copper", "Estate", "Estate"]) == \
+        "discard 2 cards"
+
+
+def test_torturers_victim_takes_the_curse_to_keep_a_province_hand():
+    assert _torturer_victim(["Gold", "Gold", "Silver", "Estate"]) == "gain a Curse to your hand"
+
+
+def test_torturers_victim_takes_the_curse_when_none_are_left():
+    assert _torturer_victim(["Copper", "Copper", "Copper", "Estate", "Estate"],
+                            {"Curse": 0}) == "gain a Curse to your hand"
+
+
+def test_a_militia_victim_keeps_one_terminal_and_its_money():
+    state = at("Militia", "Smithy", hands=[["Militia"], ["Smithy", "Witch", "Silver", "Copper",
+                                                         "Copper"]])
+    state = dominion.step(state, Move("play", "Militia"))
+    d, answer = _answer(state, make_bot("big-money"))
+    assert d.purpose == "discard" and len(answer) == 2
+    assert sorted(answer) in (["Copper", "Smithy"], ["Copper", "Witch"])
