@@ -40,6 +40,7 @@ KNOWN = (
     ("minion-chapel", None),
     ("masquerade-nobles", None),
     ("throne-room-smithy", None),
+    ("throne-room-witch", None),
     ("witch-lab", None),
 )
 OPPONENT = "big-money-ultimate"

@@ -17,6 +17,7 @@ decision is a few dictionary sums and one cached distribution: no engine step.
 """
 from __future__ import annotations
 
+import itertools
 import math
 import random
 import re
@@ -241,9 +242,7 @@ class Player:
         choose = CHOOSE_BY_CARD.get(d.card)
         if choose is not None:
             return choose(self, d, view)
-        scored = sorted(options, key=lambda o: -option_value(self, o, d, view))
-        k = max(d.min, min(d.max, 1))
-        return tuple(scored[:k])
+        return _by_words(self, d, view)
 
     def order(self, d, view) -> tuple:
         """Best card on top (first)."""
@@ -878,6 +877,41 @@ def _torturer_choice(bot, d, view) -> tuple:
     return _option(d, TORTURER_DISCARD)
 
 
+# What each of Pawn's and Courtier's options adds: (coins, cards, actions, buys, later worth).
+OPTION_EFFECTS = {"+1 Card": (0, 1, 0, 0, 0.0), "+1 Action": (0, 0, 1, 0, 0.0),
+                  "+1 Buy": (0, 0, 0, 1, 0.0), "+$1": (1, 0, 0, 0, 0.0),
+                  "+$3": (3, 0, 0, 0, 0.0), "gain a Gold": (0, 0, 0, 0, 1.5)}
+# An Action that lets a waiting terminal be played: worth about a tier.
+ENABLED_TERMINAL = 1.0
+
+
+def _pick_options(bot, d, view) -> tuple:
+    """Pawn, Courtier: the options (as many as asked) that together reach the best buy: +$ and
+    +Buy by the tiers reached, +Card by what it may draw, +Action by the terminals waiting for
+    one, a gained Gold for later."""
+    if any(o not in OPTION_EFFECTS for o in d.options):
+        return _by_words(bot, d, view)
+    hand = list(bot.me(view).hand or ())
+    coins = view.coins + treasure_coins(hand)
+    need = max(0, sum(1 for c in hand if is_terminal(c)) - view.actions)
+    pile = draw_pile(bot, view)
+
+    def value(combo) -> float:
+        plus = [sum(e) for e in zip(*(OPTION_EFFECTS[o] for o in combo))]
+        actions = view.actions + plus[2]
+        return (expected_utility(coins + plus[0], pile_worths(pile, actions > 0), plus[1],
+                                 view.buys + plus[3])
+                + plus[4] + ENABLED_TERMINAL * min(need, plus[2]))
+    k = max(d.min, min(d.max, 1))
+    return max(itertools.combinations(d.options, k), key=value)
+
+
+def _by_words(bot, d, view) -> tuple:
+    """Options valued from their words (`option_value`), the best ``min`` (at least one)."""
+    scored = sorted(d.options, key=lambda o: -option_value(bot, o, d, view))
+    return tuple(scored[:max(d.min, min(d.max, 1))])
+
+
 def _victim_keep(hand):
     """A key for the cards a victim keeps for its next turn (one Action to play it): the
     terminals beyond the first count for less than a Copper."""
@@ -966,6 +1000,8 @@ CHOOSE_BY_CARD = {
     "Steward": _steward_choice,
     "Nobles": _nobles_choice,
     "Torturer": _torturer_choice,
+    "Pawn": _pick_options,
+    "Courtier": _pick_options,
 }
 
 _COINS = re.compile(r"\+\s*\$\s*(\d+)")

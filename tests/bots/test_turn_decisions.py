@@ -201,3 +201,31 @@ def test_a_militia_victim_keeps_one_terminal_and_its_money():
     d, answer = _answer(state, make_bot("big-money"))
     assert d.purpose == "discard" and len(answer) == 2
     assert sorted(answer) in (["Copper", "Smithy"], ["Copper", "Witch"])
+
+
+def _choice_after(card, hand, bot="big-money", steps=()):
+    state = at(card, "Smithy", hands=[[card] + hand])
+    state = dominion.step(state, Move("play", card))
+    b = make_bot(bot)
+    for _ in steps:   # answer the questions before the choice (Courtier's reveal)
+        d, answer = _answer(state, b)
+        state = dominion.step(state, answer)
+    d, answer = _answer(state, b)
+    assert d.card == card and d.kind == dominion.CHOOSE, d
+    return answer
+
+
+def test_pawn_takes_the_action_when_a_terminal_waits_for_it():
+    assert "+1 Action" in _choice_after("Pawn", ["Smithy", "Copper", "Copper", "Copper"])
+
+
+def test_pawn_takes_no_action_when_nothing_waits_for_it():
+    answer = _choice_after("Pawn", ["Copper", "Copper", "Copper", "Copper"])
+    assert "+1 Action" not in answer and "+$1" in answer   # $5 reached with certainty
+
+
+def test_courtier_takes_3_when_it_reaches_a_better_buy_and_gold_when_it_does_not():
+    assert _choice_after("Courtier", ["Gold", "Silver", "Copper", "Estate"],
+                         steps=("reveal",)) == ("+$3",)
+    assert _choice_after("Courtier", ["Gold", "Gold", "Silver", "Estate"],
+                         steps=("reveal",)) == ("gain a Gold",)
