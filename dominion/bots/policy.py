@@ -305,6 +305,7 @@ CURSING = frozenset(("Witch", "Torturer"))
 FLEXIBLE = frozenset(("Nobles", "Pawn"))
 
 
+@lru_cache(maxsize=8192)
 def utility(coins: int, buys: int = 1) -> float:
     """How good ending the turn with ``coins`` and ``buys`` is: the best tier reached, and with a
     second Buy half the tier the rest reaches."""
@@ -322,6 +323,7 @@ def is_terminal(name: str) -> bool:
     return c.is_action and c.plus_actions == 0
 
 
+@lru_cache(maxsize=None)
 def live_worth(name: str) -> int:
     """Coins a card drawn this turn adds when it can be played: a Treasure's value; an Action's
     +$ (or the most it can make) and a coin per card it draws."""
@@ -334,6 +336,7 @@ def live_worth(name: str) -> int:
     return 0
 
 
+@lru_cache(maxsize=None)
 def dead_worth(name: str) -> int:
     """Coins a card drawn this turn adds when no Action is left: a Treasure's value only."""
     c = CARDS[name]
@@ -372,23 +375,27 @@ def draw_coins(groups: tuple, k: int) -> tuple:
     k = min(k, total)
     if k <= 0:
         return ((0, 1.0),)
-    out: dict = {}
-
-    def walk(i: int, left: int, coins: int, ways: int) -> None:
-        if i == len(groups):
-            if left == 0:
-                out[coins] = out.get(coins, 0) + ways
-            return
-        worth, n = groups[i]
-        rest = sum(m for _, m in groups[i + 1:])
-        for j in range(max(0, left - rest), min(n, left) + 1):
-            walk(i + 1, left - j, coins + worth * j, ways * math.comb(n, j))
-
-    walk(0, k, 0, 1)
+    ways: dict = {}
+    _count_draws(groups, 0, k, 0, 1, ways)
     all_ways = math.comb(total, k)
-    return tuple((coins, ways / all_ways) for coins, ways in sorted(out.items()))
+    return tuple((coins, n / all_ways) for coins, n in sorted(ways.items()))
 
 
+def _count_draws(groups: tuple, i: int, left: int, coins: int, ways: int, out: dict) -> None:
+    """Add to ``out`` (coins: ways) every way to draw ``left`` more cards from ``groups[i:]``."""
+    if i == len(groups):
+        if left == 0:
+            out[coins] = out.get(coins, 0) + ways
+        return
+    worth, n = groups[i]
+    rest = 0
+    for _, m in groups[i + 1:]:
+        rest += m
+    for j in range(max(0, left - rest), min(n, left) + 1):
+        _count_draws(groups, i + 1, left - j, coins + worth * j, ways * math.comb(n, j), out)
+
+
+@lru_cache(maxsize=8192)
 def expected_utility(base: int, groups: tuple, k: int, buys: int) -> float:
     """The expected `utility` of ending with ``base`` coins plus ``k`` cards drawn."""
     return sum(p * utility(base + x, buys) for x, p in draw_coins(groups, k))
@@ -431,7 +438,7 @@ def attack_worth(name: str, view) -> float:
 
 def play_value(bot, view, name: str, pile: dict, times: int = 1, from_hand: bool = True) -> float:
     """The expected utility of the turn if ``name`` is played now (``times`` times, under
-    Throne Room) and its coins and draws are all it does; what it does for later games
+    Throne Room) and its coins and draws are all it does; what it does for later turns
     (gains, Attacks, trashing) added in the same units."""
     c = CARDS[name]
     hand = list(bot.me(view).hand or ())
@@ -440,8 +447,8 @@ def play_value(bot, view, name: str, pile: dict, times: int = 1, from_hand: bool
     actions = view.actions - (1 if from_hand else 0) + times * c.plus_actions
     coins = view.coins + treasure_coins(hand) + times * (c.plus_coins + extra_coins(name, hand))
     k = times * cards_drawn(name, len(hand))
-    groups = pile_worths(pile, actions > 0)
-    value = expected_utility(coins, groups, k, view.buys + times * c.plus_buys)
+    value = expected_utility(coins, pile_worths(pile, actions > 0), k,
+                             view.buys + times * c.plus_buys)
     later = LATER_WORTH.get(name, 0.0) + attack_worth(name, view)
     if name == "Chapel":
         later += 0.4 * sum(1 for x in hand if is_junk(x))
@@ -466,25 +473,26 @@ def next_action(bot, view, order) -> Optional[str]:
             break
         if n not in names:
             names.append(n)
-    if not names:
-        return None
-    me = bot.me(view)
-    hand = me.hand or ()
+    if len(names) <= 1:   # (most turns: nothing to weigh, and the view's hands are not built)
+        return names[0] if names else None
     rank = _order_index(names)
-    if len(names) == 1:
-        return names[0]
     # Throne Room first when it has another Action to play twice
     for n in names:
         if CARDS[n].plays_twice and any(not CARDS[o].plays_twice for o in names):
             return n
-    terminals = [n for n in hand if CARDS[n].is_action and is_terminal(n)]
-    cantrips, villages, others, flexible, terms = [], [], [], [], []
+    cantrips: list = []
+    villages: list = []
+    others: list = []
+    flexible: list = []
+    terms: list = []
     for n in names:
         c = CARDS[n]
         if c.plus_actions >= 2:
             villages.append(n)
+        elif c.plus_actions == 1 and c.plus_cards > 0:
+            cantrips.append(n)
         elif c.plus_actions == 1:
-            (cantrips if c.plus_cards > 0 else others).append(n)
+            others.append(n)
         elif n in FLEXIBLE:
             flexible.append(n)
         else:
@@ -496,11 +504,10 @@ def next_action(bot, view, order) -> Optional[str]:
         return min(villages, key=lambda n: (n == "Shanty Town", -CARDS[n].plus_cards, rank[n]))
     if others:
         return min(others, key=lambda n: (n == "Minion", rank[n]))
-    if flexible and len(terminals) > view.actions:
+    hand = bot.me(view).hand or ()
+    if flexible and sum(1 for n in hand if is_terminal(n)) > view.actions:
         return min(flexible, key=lambda n: rank[n])
     terms += flexible
-    if not terms:
-        return None
     if len(terms) == 1:
         return terms[0]
     if view.actions >= 2:   # draw first: what it draws may be played with the Actions left
