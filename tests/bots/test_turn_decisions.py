@@ -229,3 +229,35 @@ def test_courtier_takes_3_when_it_reaches_a_better_buy_and_gold_when_it_does_not
                          steps=("reveal",)) == ("+$3",)
     assert _choice_after("Courtier", ["Gold", "Gold", "Silver", "Estate"],
                          steps=("reveal",)) == ("gain a Gold",)
+
+
+# --- what the expected outcome may read ----------------------------------------------------------
+
+def test_the_draw_distribution_is_the_exact_hypergeometric_one():
+    from math import comb
+
+    from dominion.bots.policy import draw_coins
+    dist = dict(draw_coins(((0, 3), (1, 7)), 5))   # 3 Estates, 7 Coppers: draw 5
+    assert abs(sum(dist.values()) - 1) < 1e-12
+    for coppers in range(2, 6):
+        assert abs(dist[coppers] - comb(7, coppers) * comb(3, 5 - coppers) / comb(10, 5)) < 1e-12
+    mean = sum(c * p for c, p in dist.items())
+    assert abs(mean - 5 * 7 / 10) < 1e-12
+    assert draw_coins(((2, 1),), 3) == ((2, 1.0),)   # fewer cards than asked: all of them
+
+
+def test_the_choice_reads_no_hidden_card_two_deck_orders_get_the_same_answers():
+    """Golds on top of the deck or at its bottom: the seat cannot tell, and neither the Action it
+    plays nor Minion's choice changes (the expected outcome counts the seat's cards, never their
+    order)."""
+    deck = ["Gold", "Gold", "Gold", "Estate", "Estate", "Estate", "Copper", "Copper"]
+    for hand, extra in ((["Militia", "Smithy", "Copper", "Copper", "Copper"], {"Gold": 3}),
+                        (["Minion", "Estate", "Copper", "Copper", "Silver"], {"Gold": 3})):
+        answers = set()
+        for order in (deck, deck[::-1]):
+            state = at("Militia", "Smithy", "Minion", hands=[hand, ["Copper"] * 5],
+                       decks=[order])
+            if "Minion" in hand:
+                state = dominion.step(state, Move("play", "Minion"))
+            answers.add(_answer(state, make_bot("militia-big-money"), extra)[1])
+        assert len(answers) == 1, answers
