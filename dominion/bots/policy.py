@@ -438,8 +438,9 @@ def attack_worth(name: str, view) -> float:
 
 def play_value(bot, view, name: str, pile: dict, times: int = 1, from_hand: bool = True) -> float:
     """The expected utility of the turn if ``name`` is played now (``times`` times, under
-    Throne Room) and its coins and draws are all it does; what it does for later turns
-    (gains, Attacks, trashing) added in the same units."""
+    Throne Room) and its coins and draws are all it does, then the best terminal waiting in hand
+    if an Action is left for it; what it does for later turns (gains, Attacks, trashing) added
+    in the same units."""
     c = CARDS[name]
     hand = list(bot.me(view).hand or ())
     if name in hand:
@@ -447,6 +448,13 @@ def play_value(bot, view, name: str, pile: dict, times: int = 1, from_hand: bool
     actions = view.actions - (1 if from_hand else 0) + times * c.plus_actions
     coins = view.coins + treasure_coins(hand) + times * (c.plus_coins + extra_coins(name, hand))
     k = times * cards_drawn(name, len(hand))
+    if actions > 0:   # a terminal waiting in hand is played next: its draw and +$ count too
+        waiting = [t for t in hand if is_terminal(t)]
+        if waiting:
+            then = max(waiting, key=lambda t: (CARDS[t].plus_cards + CARDS[t].plus_coins, t))
+            k += CARDS[then].plus_cards
+            coins += CARDS[then].plus_coins
+            actions -= 1
     value = expected_utility(coins, pile_worths(pile, actions > 0), k,
                              view.buys + times * c.plus_buys)
     later = LATER_WORTH.get(name, 0.0) + attack_worth(name, view)

@@ -261,3 +261,13 @@ def test_the_choice_reads_no_hidden_card_two_deck_orders_get_the_same_answers():
                 state = dominion.step(state, Move("play", "Minion"))
             answers.add(_answer(state, make_bot("militia-big-money"), extra)[1])
         assert len(answers) == 1, answers
+
+
+def test_throne_room_doubles_the_laboratory_when_a_smithy_waits_for_its_action():
+    """Laboratory twice draws 4 and leaves an Action for the Smithy (7 cards); Smithy twice draws
+    6 and leaves the Laboratory dead."""
+    state = at("Throne Room", "Laboratory", "Smithy",
+               hands=[["Throne Room", "Laboratory", "Smithy", "Copper", "Copper"]])
+    state = dominion.step(state, Move("play", "Throne Room"))
+    d, answer = _answer(state, make_bot("smithy-big-money"))
+    assert answer == ("Laboratory",)
