@@ -80,7 +80,8 @@ def test_militia_victim_discards_victory_cards_and_curses_first():
 
 
 def test_chapel_trashes_curses_then_estates_then_coppers():
-    state = at("Chapel", hands=[["Chapel", "Copper", "Estate", "Curse", "Gold", "Copper",
+    """(A hand of $5 that buys no $5 card for big-money: Chapel trashes rather than buys.)"""
+    state = at("Chapel", hands=[["Chapel", "Copper", "Estate", "Curse", "Silver", "Copper",
                                  "Copper"]])
     state = dominion.step(state, Move("play", "Chapel"))
     d, answer = _answer(state, make_bot("big-money"))
