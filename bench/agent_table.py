@@ -31,10 +31,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
 
 import dominion  # noqa: E402
 from dominion.bots import (SearchBot, best_strategy_for, builtin_strategies,  # noqa: E402
-                           fitting_strategies, make_bot, search_options)
+                           default_kingdom, fitting_strategies, make_bot, search_options)
 from dominion.bots.planner import best_single, remember_plan  # noqa: E402
 from dominion.bots.search import DEFAULT_CANDIDATES, DEFAULT_MARGIN, DEFAULT_SCALE  # noqa: E402
 from dominion.bots.playout import play_out  # noqa: E402
@@ -43,6 +44,7 @@ from dominion.simulate import game_seed, simulate, wilson  # noqa: E402
 DOUBLE_WITCH = str(ROOT / "bench" / "strategies" / "double-witch.toml")
 OPPONENTS = ("big-money-ultimate", "witch-big-money", DOUBLE_WITCH, "best", "bmu-best")
 BMU_BEST = "BMU + the Kingdom's best card (found by simulation)"
+PLAN_SECONDS: dict = {}   # players -> seconds each new plan took (`prepare_plans`)
 PLANS = Path(tempfile.mkdtemp(prefix="agent-table-plans-"))   # the bmu-best opponents' files
 RECOMMENDED_KINGDOMS = ("First Game", "Size Distortion", "Silver & Gold", "Interaction",
                         "Best Wishes", "The Plot Thickens", "Underlings", "Hand Madness")
@@ -135,18 +137,48 @@ def bmu_best(kingdom: tuple, players: int = 2) -> str:
 
 
 def prepare_plans(kingdom_list: list, players: tuple, budget: int, workers: int,
-                  witch: bool) -> None:
+                  witch: bool, boards: list) -> None:
     """Plan every Kingdom for the search bot's ``plan`` option before the games (on every
     worker, from the plan cache where it has them), so that each game's bot finds its plan
     made (the workers are forked after this)."""
     from dominion_client.commands_plan import plan_or_cached
     for n in players:
-        for kingdom in dict.fromkeys(tuple(k) for k in kingdom_list):
-            for k in dict.fromkeys((kingdom,) + ((with_witch(kingdom),) if witch else ())):
-                data, _ = plan_or_cached(k, n, budget, 0, workers)
+        wanted = [tuple(k) for k in kingdom_list]
+        if witch and n == 2:
+            wanted += [with_witch(tuple(k)) for k in kingdom_list]
+        if n == 2:
+            wanted += [tuple(b) for b in boards]
+        for kingdom in dict.fromkeys(wanted):
+            for k in (kingdom,):
+                started = time.perf_counter()
+                data, cached = plan_or_cached(k, n, budget, 0, workers)
+                if not cached:
+                    PLAN_SECONDS.setdefault(n, []).append(time.perf_counter() - started)
                 remember_plan(k, n, budget, 0, data["plan"])
                 print(f"planned {n}p {', '.join(k)}: {data['label']}", file=sys.stderr,
                       flush=True)
+
+
+def script_groups(games: int, seed: int) -> list:
+    """(row name, jobs) per known-best script (bench/known_scripts.py): the search bot against
+    it on its own board (its Kingdom cards first, filled up from First Game), ``games`` games
+    (rounded up to pairs) from both seats."""
+    from known_scripts import KNOWN, SCRIPTS_DIR
+    groups = []
+    for name, _ in KNOWN:
+        spec = str(SCRIPTS_DIR / f"{name}.toml")
+        kingdom = script_board(spec)
+        jobs = []
+        for p in range((games + 1) // 2):
+            s = game_seed(seed ^ 0x5C, p, 1)
+            jobs += [(("search", spec), kingdom, s), ((spec, "search"), kingdom, s)]
+        groups.append((f"known-best {name} (its board)", jobs))
+    return groups
+
+
+def script_board(spec: str) -> tuple:
+    kingdom = default_kingdom((spec,))
+    return dominion.RECOMMENDED[kingdom][1] if isinstance(kingdom, str) else tuple(kingdom)
 
 
 def jobs_4p(games: int, seed: int, kingdom_list: list) -> list:
@@ -189,13 +221,18 @@ def table(rows2: list, rows4: list, args, seconds: float) -> str:
         f"Measured {today} by `python bench/agent_table.py --games {args.games} --games4 "
         f"{args.games4} --playouts {args.playouts}{' --views' if args.views else ''}"
         f"{f' --margin {args.margin:g}' if args.margin != DEFAULT_MARGIN else ''}"
-        f"{f' --search {args.search}' if args.search else ''}` in "
+        f"{f' --search {args.search}' if args.search else ''}"
+        f"{f' --scripts {args.scripts}' if args.scripts else ''}` in "
         f"{seconds / 60:.0f} minutes on "
         f"{args.workers} busy cores (the compiled engine). Budget: {args.playouts} playouts "
         f"per searched decision (its buys{VIEWS_NOTE if args.views else ''}) where a rollout "
         "is as long as at its first search, "
         f"up to {DEFAULT_SCALE:g} times as many where rollouts are shorter; "
-        f"{DEFAULT_CANDIDATES} candidates, rollouts to the end with the Kingdom's best built-in; "
+        f"{DEFAULT_CANDIDATES} candidates, rollouts to the end "
+        + (f"with its own seat playing the Kingdom's plan (`dominion plan`'s planner, "
+           f"{args.plan_games} games per Kingdom and player count) and the others modelled by "
+           "the Kingdom cards they have bought; " if args.plan_games else
+           "with the Kingdom's best built-in; ") +
         f"{len(RECOMMENDED_KINGDOMS)} recommended and {RANDOM_KINGDOMS} random Kingdoms, each "
         "from both seats. Win share counts a shared win as 1/k; 95% Wilson intervals; time per "
         "decision over every decision the search bot answered (most are answered by its "
@@ -205,6 +242,11 @@ def table(rows2: list, rows4: list, args, seconds: float) -> str:
         "decision | median ms per searched decision | worst ms per decision |",
         "|---|---|---|---|---|---|---|---|",
     ]
+    for players, seconds in sorted(PLAN_SECONDS.items()):
+        lines.insert(1, f"Planning each Kingdom ({players} players, {args.plan_games} games, "
+                        f"{args.workers} workers): a median of "
+                        f"{statistics.median(seconds):.0f} s, at most {max(seconds):.0f} s "
+                        f"({len(seconds)} Kingdoms).")
     for players, rows in ((2, rows2), (4, rows4)):
         for r in rows:
             lines.append(f"| {players} | {r['opponent']} | {r['games']} | {r['share']:.1%} | "
@@ -255,6 +297,11 @@ def main() -> None:
     parser.add_argument("--views", action="store_true",
                         help="the search bot answers from its seat's views, as over the network "
                              "(dominion bot), not from the state (not written into the README)")
+    parser.add_argument("--kingdoms", type=int, default=None, metavar="N",
+                        help="only the first N of the Kingdoms (a quick look)")
+    parser.add_argument("--scripts", type=int, default=0, metavar="GAMES",
+                        help="also play each known-best script (bench/known_scripts.py) on its "
+                             "own board, GAMES games each (default 0: not)")
     parser.add_argument("--search", default="",
                         help="more search bot options, as in its name: e.g. plan=6000,"
                              "model=shown (plan: the Kingdoms are planned first, cached)")
@@ -267,17 +314,24 @@ def main() -> None:
         rank(2000, args.workers)
         return
     started = time.perf_counter()
-    kingdom_list = kingdoms(args.seed)
+    kingdom_list = kingdoms(args.seed)[:args.kingdoms]
     options = search_options("search:" + args.search) if args.search else {}
+    args.plan_games = options.get("plan", 0)
     wanted = [o.strip() for o in args.opponents.split(",") if o.strip()]
     if options.get("plan"):
+        boards = []
+        if args.scripts:
+            from known_scripts import KNOWN, SCRIPTS_DIR
+            boards = [script_board(str(SCRIPTS_DIR / f"{name}.toml")) for name, _ in KNOWN]
         prepare_plans(kingdom_list, (2, 4) if args.games4 else (2,), options["plan"],
                       args.workers, any(w in wanted for w in ("witch-big-money",
-                                                               "double-witch")))
+                                                               "double-witch")), boards)
     groups = [(BMU_BEST if o == "bmu-best" else
                label(o) if o != "best" else "best built-in for the Kingdom",
                jobs_2p(o, args.games, args.seed, kingdom_list))
               for o in OPPONENTS if label(o) in wanted]
+    if args.scripts:
+        groups += script_groups(args.scripts, args.seed)
     rows2 = run_rows(groups, args.playouts, args.workers, args.views, args.margin, options) \
         if groups else []
     rows4 = run_rows([("3 x best built-in for the Kingdom",

@@ -24,6 +24,8 @@ def test_the_paired_suite_against_pyminion_runs_every_game(args, printed):
     ("rl_bench.py", ("--steps", "50", "--rounds", "1", "--games", "2"), "batched / DominionEnv"),
     ("service_bench.py", ("--games", "2", "--single", "1", "--runs", "1"),
      "answered decisions/s"),
+    ("planner.py", ("--kingdoms", "1", "--budget", "1000", "--games", "10"),
+     "seconds per Kingdom: median"),
 ])
 def test_a_speed_benchmark_runs_at_a_tiny_size(script, args, printed):
     out = run_benchmark(script, *args)

@@ -41,7 +41,9 @@ from ..game import new_game, step, winners
 from ..rng import next_u64
 from .strategy import Strategy, StrategyBot, parse_strategy
 
-PLANNER_VERSION = 1          # plans cached under another version are planned again
+# Plans cached under another version are planned again: bump it when the plans, their search
+# or the default play policy (which plays them) change.
+PLANNER_VERSION = 2
 DEFAULT_BUDGET = 16_000      # games: about a minute on 2 cores (README, "The planner")
 MIN_BUDGET = 1000            # games: the first round of every seed against the league
 MAX_PLAN_DECISIONS = 3000    # a game still running after this many answers is a draw

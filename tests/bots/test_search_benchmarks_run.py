@@ -10,11 +10,17 @@ from tests.support import run_benchmark
                         "--opponents", "double-witch"], "| 4 | 3 x best built-in"),
     ("agent_table.py", ["--games", "2", "--games4", "0", "--playouts", "2", "--margin", "0.02",
                         "--opponents", "witch-big-money"], "--playouts 2 --margin 0.02`"),
+    ("agent_table.py", ["--games", "2", "--games4", "0", "--playouts", "2", "--kingdoms", "1",
+                        "--opponents", "bmu-best", "--search", "plan=1000,model=shown"],
+     "with its own seat playing the Kingdom's plan"),
+    ("agent_table.py", ["--games", "2", "--games4", "0", "--playouts", "2", "--opponents", "",
+                        "--scripts", "2"], "| 2 | known-best witch-lab (its board) | 2 |"),
     ("playouts.py", ["--playouts", "2"], "4 players:"),
     ("plans.py", ["--games", "2", "--pairs", "1", "--playouts", "2", "--plan-games", "2"],
      "PlanSearchBot against witch-big-money"),
     ("search_service.py", ["--games", "2", "--playouts", "2", "--seconds", "1"], "p99"),
 ])
-def test_a_search_benchmark_runs_at_a_tiny_size(script, args, printed):
+def test_a_search_benchmark_runs_at_a_tiny_size(script, args, printed, tmp_path, monkeypatch):
+    monkeypatch.setenv("DOMINION_PLAN_CACHE", str(tmp_path))   # (plans made here stay here)
     out = run_benchmark(script, *args)
     assert printed in out, out[-2000:]
