@@ -293,11 +293,12 @@ TIER_UTILITY = ((8, 5.0), (6, 3.0), (5, 2.0), (3, 1.0))
 MAX_ACTION_WORTH = 4
 # What some Actions do beyond their printed +Cards/+$ this turn, in tier-utility units (a gain
 # is a card for later; an Attack's harm to the others). Attacks that give Curses are worth more
-# while Curses are left (`attack_worth`).
+# while Curses are left (`attack_worth`). Minion's was measured (1,200 games of minion-chapel
+# against big-money-ultimate: 0.8 64.9%, 1.2 65.7%, 1.6 64.4%, 2.4 57.0%; 0.4 62.4% of 800).
 LATER_WORTH = {"Workshop": 0.8, "Ironworks": 0.8, "Feast": 1.0, "Artisan": 1.5, "Bandit": 1.2,
                "Bureaucrat": 0.5, "Remodel": 0.4, "Replace": 0.5, "Mine": 0.6, "Upgrade": 0.3,
                "Masquerade": 0.2, "Trading Post": 0.4, "Council Room": -0.3}
-ATTACK_WORTH = {"Witch": 1.5, "Torturer": 0.8, "Militia": 0.6, "Minion": 0.4, "Swindler": 0.4,
+ATTACK_WORTH = {"Witch": 1.5, "Torturer": 0.8, "Militia": 0.6, "Minion": 1.2, "Swindler": 0.4,
                 "Saboteur": 0.5, "Bandit": 0.3, "Bureaucrat": 0.3, "Replace": 0.2, "Thief": 0.2}
 CURSING = frozenset(("Witch", "Torturer"))
 # Actions whose +Actions is a choice (Nobles, Pawn, Courtier) or a condition (Diplomat): played
