@@ -213,11 +213,24 @@ class DominionService(pb_grpc.DominionServiceServicer):
                 await self.answering.catch_up(game)
         return game
 
-    async def _fresh_games(self, game_ids: list) -> None:
-        """`_fresh_game` for many games at once (the seats a PlaySeats message adds); a game
-        that cannot be found is left for the caller to find and refuse."""
-        await asyncio.gather(*(self._fresh_game(game_id) for game_id in set(game_ids)),
-                             return_exceptions=True)
+    async def _fresh_games(self, game_ids: list) -> dict:
+        """`_fresh_game` for many games at once (the seats a PlaySeats message adds), each on
+        its own: returns the refusal of each game that could not be found or caught up (by
+        id), so that its seats are refused with it (UNAVAILABLE while the database is away)
+        rather than played from a stale copy."""
+        ids = list(dict.fromkeys(game_ids))
+        results = await asyncio.gather(*(self._fresh_game(game_id) for game_id in ids),
+                                       return_exceptions=True)
+        failed = {}
+        for game_id, result in zip(ids, results):
+            if isinstance(result, ServiceError):
+                failed[game_id] = result
+            elif isinstance(result, BaseException):
+                log.warning("game %s could not be caught up", game_id, exc_info=result)
+                failed[game_id] = ServiceError(
+                    grpc.StatusCode.UNAVAILABLE,
+                    f"game {game_id} could not be read from the database; try again")
+        return failed
 
     @staticmethod
     def _seat(game: Game, context, required: bool) -> Optional[int]:

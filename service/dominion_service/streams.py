@@ -218,7 +218,8 @@ class Streams:
     (as the RPCs do: caught up with the database when servers share it), answers go through
     ``answering``, and ``stopping`` ends every stream UNAVAILABLE. Servers sharing a database:
     ``fresh_many`` catches up the games of many seats added at once, all together, and then
-    ``find`` (no catching up again) finds each."""
+    ``find`` (no catching up again) finds each; a seat whose game could not be caught up is
+    refused with the reason (`_found`)."""
 
     def __init__(self, lookup, answering: Answering, stopping: asyncio.Event,
                  stall_timeout: float = 60.0, fresh_many=None, find=None):
@@ -419,8 +420,8 @@ class Streams:
                                        f"message, not {entries}")
                 lookup = self.lookup
                 if self.fresh_many is not None and len(request.add) > 1:
-                    await self.fresh_many([start.game_id for start in request.add])
-                    lookup = self.find
+                    lookup = self._found(await self.fresh_many(
+                        [start.game_id for start in request.add]))
                 for start in request.add:
                     if start.ref in stream.seats:
                         return stream.fail(f"ref {start.ref} is in use by a seat of this stream "
@@ -454,6 +455,16 @@ class Streams:
                 self._spawn(self._seats_answers(starting, stream))
             stream.finished = True
             stream.wake.set()
+
+    def _found(self, failed: dict):
+        """The lookup of the games `fresh_many` has just caught up: ``find`` (no catching up
+        again), or the refusal of a game it could not catch up (``failed``, by id)."""
+        async def lookup(game_id: str) -> Game:
+            error = failed.get(game_id)
+            if error is not None:
+                raise error
+            return await self.find(game_id)
+        return lookup
 
     async def _add_seat(self, stream: SeatsStream, start, lookup) -> None:
         """Put a seat on the stream, or refuse it alone (SeatUpdate.closed), as Play would."""
