@@ -35,6 +35,9 @@ PLAY_BACKLOG = 64
 SEATS_BACKLOG = 1024
 STALLED = ("the stream ended: you sent answers and did not read their outcomes for {:.0f} s "
            "(the server holds at most {} unsent for a stream); read the stream as you send")
+# After a Play stream's game_over, how long it waits for the client to close its side, giving
+# each answer that arrives meanwhile (sent before the client saw the end) its outcome.
+END_GRACE = 5.0
 
 
 class Undecodable:
@@ -56,7 +59,7 @@ class PlayStream:
     """What a Play stream's reading side tells its writing side: outcomes of answers to send,
     a malformed message that ends the stream, the client's end of sending."""
 
-    __slots__ = ("wake", "outcomes", "fatal", "finished", "batched", "room")
+    __slots__ = ("wake", "outcomes", "fatal", "finished", "batched", "room", "applying")
 
     def __init__(self, batched: bool):
         self.batched = batched       # PlayStart.batched
@@ -66,6 +69,7 @@ class PlayStream:
         self.outcomes: list = []     # (sequence, None) applied, or (sequence, ServiceError)
         self.fatal: Optional[tuple] = None   # (status code, message) to end the stream with
         self.finished = False
+        self.applying = False        # an answer read is being applied: its outcome is to come
 
     def set(self) -> None:   # a watcher of its game
         self.wake.set()
@@ -264,6 +268,9 @@ class Streams:
                     await context.abort(grpc.StatusCode.FAILED_PRECONDITION,
                                         abandoned_message(game))
                 state = game.state
+                if play is not None and play.applying and dominion.pending(state) is None:
+                    await wake.wait()   # the outcome of an answer in flight goes before the end
+                    continue
                 if play is not None and play.batched and not play.must_send(state, seat,
                                                                             sent_decision):
                     if play.finished:
@@ -296,6 +303,9 @@ class Streams:
                     update.game_over.scores.extend(dominion.score(state))
                     update.game_over.winners.extend(dominion.winners(state))
                     yield update
+                    if play is not None:
+                        async for late in self._late_outcomes(play, message):
+                            yield late
                     return
                 if seat is not None and decision.player == seat and number != sent_decision:
                     sent_decision = number
@@ -325,6 +335,26 @@ class Streams:
         finally:
             game.watchers.discard(watcher)
 
+    @staticmethod
+    async def _late_outcomes(play: PlayStream, message):
+        """After a Play stream's end was sent: the outcome of each answer read until the
+        client closes its side (its answers sent before it saw the end), for `END_GRACE`
+        seconds at most. Every answer read gets exactly one outcome."""
+        deadline = asyncio.get_running_loop().time() + END_GRACE
+        while True:
+            play.wake.clear()
+            while play.outcomes:
+                yield play.outcome(message())
+            if play.finished and not play.applying:
+                return
+            left = deadline - asyncio.get_running_loop().time()
+            if left <= 0:
+                return
+            try:
+                await asyncio.wait_for(play.wake.wait(), left)
+            except asyncio.TimeoutError:
+                pass
+
     async def read_answers(self, requests, game: Game, seat: int, play: PlayStream, context):
         """Play's reading side: applies each answer (`Answering.apply`), and hands its outcome
         to the writing side (`follow`). A malformed message ends the stream; so does a client
@@ -345,8 +375,13 @@ class Streams:
                         "the message is empty: send PlayRequest.answer (or start, first)")
                 sequence = request.answer.sequence
                 item = Pending(game, seat, request.answer, lambda: play.accept(sequence))
-                # Shielded: a client hanging up must not leave a stored answer unapplied.
-                await asyncio.shield(self.answering.apply([item]))
+                play.applying = True
+                try:
+                    # Shielded: a client hanging up must not leave a stored answer unapplied.
+                    await asyncio.shield(self.answering.apply([item]))
+                finally:
+                    play.applying = False
+                    play.wake.set()
                 if item.error is not None:
                     play.refuse(sequence, item.error)
         except asyncio.CancelledError:
