@@ -32,7 +32,7 @@ from dominion_proto import dominion_pb2_grpc as pb_grpc
 
 from . import replay
 from .answers import Answering, Pending
-from .convert import answer_to_pb, config_to_pb, view_to_pb
+from .convert import abandoned_view, answer_to_pb, config_to_pb, view_to_pb
 from .limits import (DEFAULT_PAGE, MAX_NAME, MAX_PAGE, CreationLimits, ServiceError,
                      ServiceOptions, TrustedProxies, check_create_request, fit_to_file_limit,
                      over_limits, quote, short)
@@ -403,8 +403,8 @@ class DominionService(pb_grpc.DominionServiceServicer):
                 raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT,
                                    f"log_from {log_from} is past the log's end "
                                    f"({len(state.log)} events)")
-            return pb.GetViewResponse(view=view_to_pb(game.id, state, seat, game.bot_names,
-                                                      log_from))
+            view = view_to_pb(game.id, state, seat, game.bot_names, log_from)
+            return pb.GetViewResponse(view=abandoned_view(view) if game.abandoned else view)
         except ServiceError as e:
             await context.abort(e.code, e.message)
 

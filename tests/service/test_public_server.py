@@ -361,6 +361,11 @@ def test_a_game_with_no_answer_for_too_long_ends_as_abandoned(tmp_path, kingdom)
             seat.answer(decision, END_THE_PHASE)
         assert refused.value.code() == grpc.StatusCode.FAILED_PRECONDITION
         assert "abandoned" in refused.value.details()
+        for view in (seat.view_message(), client.spectate(game.game_id).view_message()):
+            # over, with nothing pending and no scores: it did not end by the rules
+            assert view.game_over and not view.HasField("decision"), view
+            assert not view.HasField("waiting_for") and not view.HasField("waiting"), view
+            assert not view.scores and not view.winners, view
         assert client.record(game.game_id).config.seed == 3   # its record is public now
         client.create_game(["C", "D"], kingdom=list(kingdom))   # its slot is free
     with LocalServer(SqliteStorage(db), options=options(abandon_after=0)) as server:
