@@ -226,7 +226,8 @@ class RunningWeb(NamedTuple):
 # tries per wake-up; on Python 3.11 each that fails for want of files schedules its own retry
 # (gh-151615), so a small backlog bounds that work when the process is out of files.
 ACCEPT_BACKLOG = 128
-# Headers larger than this end the connection (h11's bound on an incomplete request head).
+# A request head larger than this is refused (400) and its connection closed, however it
+# arrives: h11 bounds a head still incomplete, `_bounded_heads` one that came whole.
 MAX_HEADER_BYTES = 16 * 1024
 _BUSY_TEXT = b"this server has its most connections open; try again shortly\n"
 _BUSY = (b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain; charset=utf-8\r\n"
@@ -234,8 +235,29 @@ _BUSY = (b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain; charset
          b"content-length: %d\r\n\r\n%s" % (len(_BUSY_TEXT), _BUSY_TEXT))
 
 
+def head_size(request: h11.Request) -> int:
+    """The bytes of a parsed request head as sent (near enough: h11 trims spaces)."""
+    return (len(request.method) + len(request.target) + len(b"  HTTP/1.1\r\n\r\n") +
+            sum(len(name) + len(value) + 4 for name, value in request.headers))
+
+
+def _bounded_heads(conn: h11.Connection) -> None:
+    """Make ``conn`` refuse a request head over `MAX_HEADER_BYTES` that arrived whole (h11's
+    own bound is on a head still incomplete), as h11 refuses one that is too long: a
+    RemoteProtocolError, which uvicorn answers with 400 and a closed connection."""
+    next_event = conn.next_event
+
+    def checked():
+        event = next_event()
+        if isinstance(event, h11.Request) and head_size(event) > MAX_HEADER_BYTES:
+            raise h11.RemoteProtocolError("request head too large", error_status_hint=431)
+        return event
+    conn.next_event = checked
+
+
 def guarded_protocol(max_connections: int, idle_timeout: float):
-    """uvicorn's HTTP/1.1 protocol with the two guards it lacks. (1) At most
+    """uvicorn's HTTP/1.1 protocol with the two guards it lacks (and a bound on request heads
+    that arrive whole: `_bounded_heads`). (1) At most
     ``max_connections`` open: a connection past it gets a 503 at once and is closed, so the
     process never runs out of files and no open connection is failed for a newcomer (uvicorn's
     own ``limit_concurrency`` answers 503 to requests of connections already open). (2) A
@@ -260,6 +282,7 @@ def guarded_protocol(max_connections: int, idle_timeout: float):
                             len(self.connections))
                 return
             super().connection_made(transport)
+            _bounded_heads(self.conn)
             self._checked = self.cycle
             self._guard = self.loop.call_later(idle_timeout, self._check)
 

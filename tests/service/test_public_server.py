@@ -93,6 +93,43 @@ def test_idle_and_slowloris_connections_are_closed_in_bounded_time():
         assert status == 200 and reply["bots"]
 
 
+@pytest.mark.parametrize("pieces", [1, 60])
+def test_a_request_head_over_16_kib_is_refused_however_it_arrives(pieces):
+    """A 60 KiB request head sent in one write, or in 60 pieces, is refused (400) and its
+    connection closed; a head just under the limit is served."""
+    from dominion_service.web import MAX_HEADER_BYTES
+
+    def send_head(server, padding: int) -> bytes:
+        head = (b"POST /dominion.v1.DominionService/ListBots HTTP/1.1\r\nHost: x\r\n"
+                b"Content-Type: application/json\r\nContent-Length: 2\r\n"
+                b"X-Pad: " + b"a" * padding + b"\r\n\r\n{}")
+        with socket.create_connection(("127.0.0.1", server.web_port)) as sock:
+            step = -(-len(head) // pieces)
+            try:
+                for i in range(0, len(head), step):
+                    sock.sendall(head[i:i + step])
+                    if pieces > 1:
+                        time.sleep(0.005)
+            except (BrokenPipeError, ConnectionResetError):   # refused before its end
+                pass
+            sock.settimeout(5)
+            reply = b""
+            while True:
+                try:
+                    data = sock.recv(65536)
+                except (socket.timeout, ConnectionResetError):
+                    break
+                reply += data
+                if not data or b"\r\n\r\n" in reply and b"{" in reply:
+                    break
+            return reply
+
+    with LocalServer(SqliteStorage(":memory:"), options=options(), web_port=0) as server:
+        refused = send_head(server, 60 * 1024)
+        assert refused.startswith(b"HTTP/1.1 400") or refused == b"", refused[:200]
+        assert send_head(server, MAX_HEADER_BYTES - 512).startswith(b"HTTP/1.1 200")
+
+
 def test_connections_past_the_cap_are_refused_at_once_and_open_ones_still_served(kingdom):
     with LocalServer(SqliteStorage(":memory:"), options=options(max_connections=6),
                      web_port=0) as server, connect(server.target) as client:
