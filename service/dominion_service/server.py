@@ -18,6 +18,7 @@ import hashlib
 import logging
 import secrets
 import socket
+import ssl
 import time
 from typing import NamedTuple, Optional
 
@@ -680,6 +681,14 @@ def _server_credentials(tls: tuple) -> grpc.ServerCredentials:
         raise OSError(f"cannot read the TLS file {e.filename}: {e.strerror}") from None
     if b"-----BEGIN" not in cert or b"-----BEGIN" not in key:
         raise OSError(f"the TLS certificate ({cert_file}) and key ({key_file}) must be PEM files")
+    try:   # checked here: gRPC's own failure is a bind failure that names no file
+        ssl.create_default_context(ssl.Purpose.CLIENT_AUTH).load_cert_chain(cert_file, key_file)
+    except ssl.SSLError as e:
+        if e.reason == "KEY_VALUES_MISMATCH":
+            raise OSError(f"the TLS key ({key_file}) does not match the certificate "
+                          f"({cert_file})") from None
+        raise OSError(f"the TLS certificate ({cert_file}) and key ({key_file}) cannot be used: "
+                      f"{e.reason or e}") from None
     return grpc.ssl_server_credentials([(key, cert)])
 
 

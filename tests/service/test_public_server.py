@@ -449,6 +449,28 @@ def test_both_doors_speak_tls_with_the_operators_certificate(certificate, kingdo
             urllib.request.urlopen(f"http://127.0.0.1:{server.web_port}/", timeout=5).read()
 
 
+def test_a_tls_key_of_another_certificate_or_not_a_key_is_refused_naming_the_files(
+        certificate, tmp_path):
+    """`dominion serve` with a key that is not its certificate's, or a PEM file that is no
+    key: one line that says so and names the files (not 'cannot listen ... in use'), exit 2."""
+    from tests.service.test_serve_command import dominion as run_dominion
+    from tests.service.test_serve_command import refused
+
+    cert, key = certificate
+    other = tmp_path / "other"
+    other.mkdir()
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt",
+                    "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1", "-subj",
+                    "/CN=other", "-keyout", str(other / "key.pem"), "-out",
+                    str(other / "cert.pem")], check=True, capture_output=True)
+    db = str(tmp_path / "games.db")
+    refused(run_dominion("serve", "--port", "0", "--no-web", "--db", db, "--tls-cert", cert,
+                         "--tls-key", str(other / "key.pem")),
+            "does not match", cert, str(other / "key.pem"))
+    refused(run_dominion("serve", "--port", "0", "--no-web", "--db", db, "--tls-cert", cert,
+                         "--tls-key", cert), "cannot be used", cert)
+
+
 def test_the_web_door_sends_its_security_headers():
     with LocalServer(SqliteStorage(":memory:"), web_port=0) as server:
         base = web_base(server)
