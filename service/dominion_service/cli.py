@@ -150,12 +150,14 @@ def serve_options(args):
 
 def run_serve(args) -> int:
     from .limits import raise_file_limit
+    from .logs import native_stderr_through_limit
     from .server import start_server
     from .storage import StorageError, open_storage
     from .web import page_address
 
     async def serve() -> None:
         tune_gc()
+        native_stderr_through_limit()   # gRPC's C core logs to stderr itself
         raise_file_limit()   # room for many connections; each door still refuses before it
         options = serve_options(args)
         tls = None

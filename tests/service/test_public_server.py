@@ -471,6 +471,29 @@ def test_a_tls_key_of_another_certificate_or_not_a_key_is_refused_naming_the_fil
                          "--tls-key", cert), "cannot be used", cert)
 
 
+def test_grpc_core_lines_for_failed_tls_handshakes_go_through_the_rate_limit(certificate):
+    """`dominion serve` over TLS sent 100 plaintext requests: gRPC's C core logs a line for
+    each failed handshake on its own, and at most `logs.BURST` of them reach stderr."""
+    from dominion_service.logs import BURST
+    from tests.service.test_serve_command import start_serve
+
+    cert, key = certificate
+    proc, address = start_serve("--no-web", "--db", ":memory:", "--tls-cert", cert,
+                                "--tls-key", key)
+    host, port = address.rsplit(":", 1)
+    try:
+        for _ in range(100):
+            with socket.create_connection((host, int(port))) as sock:
+                sock.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+                closed_by_server(sock, 2.0)
+        time.sleep(0.3)
+    finally:
+        proc.terminate()
+        _, err = proc.communicate(timeout=15)
+    handshakes = [line for line in err.splitlines() if "andshake" in line]
+    assert 1 <= len(handshakes) <= BURST, err[-2000:]
+
+
 def test_the_web_door_sends_its_security_headers():
     with LocalServer(SqliteStorage(":memory:"), web_port=0) as server:
         base = web_base(server)
