@@ -197,8 +197,11 @@ class DominionService(pb_grpc.DominionServiceServicer):
             return game
         if game_id in table.finished and game_id not in table.broken:
             stored = await self.writer.call(self.storage.load_game, game_id)
+            if stored is None:   # listed at start, and games are never deleted
+                table.report_broken(game_id, "its row cannot be found again (the database "
+                                             "may be damaged)")
             game = table.revive(stored) if stored is not None else None
-            if game is None:
+            if game is None:   # reported: DATA_LOSS from now on
                 table.finished.pop(game_id, None)
                 return await self._find_game(game_id)
             table.remember(game)
