@@ -48,8 +48,6 @@ from .writer import GroupWriter
 log = logging.getLogger("dominion_service")
 
 TOKEN_METADATA = "x-seat-token"
-# Forwarding headers: read only from a proxy the operator trusts (`ServiceOptions.trusted_proxies`)
-FORWARDING_HEADERS = ("forwarded", "x-forwarded-for")
 SERVICE_NAME = pb.DESCRIPTOR.services_by_name["DominionService"].full_name
 
 __all__ = ["DominionService", "ServiceOptions", "ServiceError", "RunningServer",
@@ -79,7 +77,8 @@ class DominionService(pb_grpc.DominionServiceServicer):
         # Servers sharing a PostgreSQL database (--shared): what they tell each other.
         self.sharing = Sharing(self.table, self.answering, self._game) \
             if self.answering.shared else None
-        self.proxies = TrustedProxies(options.trusted_proxies)
+        # The forwarding header: read only from a proxy the operator trusts
+        self.proxies = TrustedProxies(options.trusted_proxies, options.forwarded_header)
         self._sweeper: Optional[asyncio.Task] = None
 
     # What tests and tools read: the games in progress, over, and broken, by id.

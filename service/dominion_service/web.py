@@ -33,7 +33,7 @@ from dominion_proto.dominion_connect import DominionServiceASGIApplication
 
 from .limits import ServiceOptions
 from .logs import rate_limited
-from .server import FORWARDING_HEADERS, TOKEN_METADATA, DominionService, fault_guard
+from .server import TOKEN_METADATA, DominionService, fault_guard
 
 log = logging.getLogger("dominion_service")
 
@@ -85,14 +85,14 @@ class _ConnectContext:
     """What the gRPC handlers ask of their context, answered from a Connect request: the seat
     token (header ``x-seat-token``), the client's address, and a refusal as a ConnectError."""
 
-    def __init__(self, ctx):
+    def __init__(self, ctx, forwarded_header: str):
         self._ctx = ctx
+        self._names = (TOKEN_METADATA, forwarded_header)
 
     def invocation_metadata(self):
-        """The seat token, and the forwarding headers (read only from a trusted proxy)."""
+        """The seat token, and the forwarding header (read only from a trusted proxy)."""
         headers = self._ctx.request_headers()
-        return tuple((name, value) for name in (TOKEN_METADATA,) + FORWARDING_HEADERS
-                     for value in headers.getall(name))
+        return tuple((name, value) for name in self._names for value in headers.getall(name))
 
     def peer(self) -> str:
         address = self._ctx.client_address() or ""
@@ -111,22 +111,23 @@ class ConnectDoor:
     def __init__(self, service: DominionService):
         for method in pb.DESCRIPTOR.services_by_name["DominionService"].methods:
             handler = fault_guard(getattr(service, method.name), method.server_streaming)
+            header = service.proxies.header
             if method.client_streaming:
                 door = _full_duplex_only(method.name)
             else:
-                door = _streaming(handler) if method.server_streaming else _unary(handler)
+                door = (_streaming if method.server_streaming else _unary)(handler, header)
             setattr(self, _snake_case(method.name), door)
 
 
-def _unary(handler):
+def _unary(handler, header: str):
     async def call(request, ctx):
-        return await handler(request, _ConnectContext(ctx))
+        return await handler(request, _ConnectContext(ctx, header))
     return call
 
 
-def _streaming(handler):
+def _streaming(handler, header: str):
     async def call(request, ctx):
-        async for reply in handler(request, _ConnectContext(ctx)):
+        async for reply in handler(request, _ConnectContext(ctx, header)):
             yield reply
     return call
 

@@ -320,8 +320,17 @@ def test_trusted_proxies_name_the_client_only_when_the_peer_is_one():
     assert proxies.client("127.0.0.1", chain) == "1.2.3.4"
     forwarded = {"forwarded": 'for=6.6.6.6, for="[2001:db8::1]:4711";proto=https',
                  "x-forwarded-for": "7.7.7.7"}.get
-    assert proxies.client("127.0.0.1", forwarded) == "2001:db8::1"
-    assert proxies.client("127.0.0.1", {"forwarded": "for=_hidden"}.get) == "127.0.0.1"
+    # One header is read, X-Forwarded-For unless the operator names another: a Forwarded
+    # header a client wrote (and a proxy passed through) is not.
+    assert proxies.client("127.0.0.1", forwarded) == "7.7.7.7"
+    rfc = TrustedProxies(["127.0.0.1"], "Forwarded")
+    assert rfc.client("127.0.0.1", forwarded) == "2001:db8::1"
+    assert rfc.client("127.0.0.1", {"forwarded": "for=_hidden"}.get) == "127.0.0.1"
+    assert rfc.client("127.0.0.1", {"x-forwarded-for": "7.7.7.7"}.get) == "127.0.0.1"
+    real = TrustedProxies(["127.0.0.1"], "X-Real-IP")
+    assert real.client("127.0.0.1", {"x-real-ip": "8.8.8.8", **{}}.get) == "8.8.8.8"
+    with pytest.raises(ValueError, match="not a header name"):
+        TrustedProxies(["127.0.0.1"], "X-Forwarded-For: 1.2.3.4")
 
 
 def _create_with(base: str, forwarded: dict) -> int:
@@ -352,18 +361,39 @@ def test_forwarding_headers_are_ignored_by_default_on_both_doors():
 
 
 def test_forwarding_headers_name_the_client_behind_a_trusted_proxy():
+    """Behind a trusted proxy that sets X-Forwarded-For (as nginx does, passing the client's
+    own Forwarded header through), a client that writes a new Forwarded header each time is
+    still one client, at a limit of 1 game, on both doors; an operator whose proxy sets
+    Forwarded names it, and then X-Forwarded-For is what is ignored."""
     with LocalServer(SqliteStorage(":memory:"),
                      options=options(max_games_per_client=1, trusted_proxies=("127.0.0.1",)),
                      web_port=0) as server:
         base = web_base(server)
         assert _create_with(base, {"X-Forwarded-For": "1.1.1.1"}) == 200
         assert _create_with(base, {"X-Forwarded-For": "1.1.1.1"}) == 429
-        assert _create_with(base, {"Forwarded": "for=2.2.2.2"}) == 200
+        for n in range(3):
+            assert _create_with(base, {"X-Forwarded-For": "1.1.1.1",
+                                       "Forwarded": f"for=9.9.9.{n}"}) == 429
         stub = pb_grpc.DominionServiceStub(grpc.insecure_channel(server.target))
         stub.CreateGame(pb.CreateGameRequest(seats=[pb.SeatSpec(name="A")] * 2),
                         metadata=(("x-forwarded-for", "3.3.3.3"),))
-        assert {g.creator for g in server.service.games.values()} == {
-            "1.1.1.1", "2.2.2.2", "3.3.3.3"}
+        for n in range(3):
+            with pytest.raises(grpc.RpcError) as refused:
+                stub.CreateGame(pb.CreateGameRequest(seats=[pb.SeatSpec(name="A")] * 2),
+                                metadata=(("x-forwarded-for", "3.3.3.3"),
+                                          ("forwarded", f"for=9.9.8.{n}")))
+            assert refused.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+        assert {g.creator for g in server.service.games.values()} == {"1.1.1.1", "3.3.3.3"}
+    with LocalServer(SqliteStorage(":memory:"),
+                     options=options(max_games_per_client=1, trusted_proxies=("127.0.0.1",),
+                                     forwarded_header="forwarded"),
+                     web_port=0) as server:
+        base = web_base(server)
+        assert _create_with(base, {"Forwarded": "for=2.2.2.2", "X-Forwarded-For": "1.1.1.1"}) \
+            == 200
+        assert _create_with(base, {"Forwarded": "for=2.2.2.2", "X-Forwarded-For": "1.1.1.2"}) \
+            == 429
+        assert {g.creator for g in server.service.games.values()} == {"2.2.2.2"}
 
 
 def test_the_per_client_limit_holds_across_a_restart(tmp_path, kingdom):
@@ -547,6 +577,7 @@ def test_sigterm_ends_the_server_within_a_second_when_no_answer_is_in_flight():
 
 @pytest.mark.parametrize("flags, words", [
     (["--trusted-proxy", "not-an-address"], "--trusted-proxy"),
+    (["--forwarded-header", "X-Forwarded-For:"], "--forwarded-header"),
     (["--tls-cert", "cert.pem"], "--tls-key"),
     (["--idle-timeout", "0"], "--idle-timeout"),
 ])
