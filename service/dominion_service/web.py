@@ -14,6 +14,7 @@ import contextlib
 import logging
 import re
 import socket
+import ssl
 from pathlib import Path
 from typing import NamedTuple, Optional
 
@@ -256,39 +257,70 @@ def _bounded_heads(conn: h11.Connection) -> None:
     conn.next_event = checked
 
 
-def guarded_protocol(max_connections: int, idle_timeout: float):
+def guarded_protocol(max_connections: int, idle_timeout: float,
+                     tls: Optional[ssl.SSLContext] = None):
     """uvicorn's HTTP/1.1 protocol with the two guards it lacks (and a bound on request heads
-    that arrive whole: `_bounded_heads`). (1) At most
+    that arrive whole: `_bounded_heads`), over TLS when ``tls`` is given. (1) At most
     ``max_connections`` open: a connection past it gets a 503 at once and is closed, so the
     process never runs out of files and no open connection is failed for a newcomer (uvicorn's
     own ``limit_concurrency`` answers 503 to requests of connections already open). (2) A
     connection with no request under way, or whose request head or body is still coming,
     after ``idle_timeout`` seconds, is closed (uvicorn's keep-alive timeout starts only after
     a first response, and stops at the first byte of the next request: idle and slowloris
-    connections would stay forever)."""
+    connections would stay forever). Both hold from the connection's first moment: over TLS
+    the protocol makes the handshake itself (`_handshake`), so a connection is counted, and
+    timed, while it is under way (with TLS done by the server, a connection is seen only once
+    its handshake is over, and one that never sends a ClientHello waited 60 s uncounted)."""
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
     class GuardedH11(H11Protocol):
         _refused = False
         _guard = None          # the idle check's timer
         _checked = None        # the request cycle seen at the last check
+        _early = None          # TLS: what came right after the handshake, before its end ran
 
         def connection_made(self, transport):
             if len(self.connections) >= max_connections:
                 self._refused = True
                 self.transport = transport
-                transport.write(_BUSY)
+                if tls is None:   # over TLS a reply in clear would be noise: closed
+                    transport.write(_BUSY)
                 transport.close()
                 log.warning("web door: %d connections open, its maximum; refusing new ones",
                             len(self.connections))
                 return
-            super().connection_made(transport)
             _bounded_heads(self.conn)
             self._checked = self.cycle
             self._guard = self.loop.call_later(idle_timeout, self._check)
+            if tls is None:
+                super().connection_made(transport)
+                return
+            self.connections.add(self)   # counted, and timed by `_check`, from now on
+            self.transport = transport
+            self._early = []
+            transport.pause_reading()   # until the handshake reads it
+            self.loop.create_task(self._handshake(transport))
+
+        async def _handshake(self, transport) -> None:
+            try:
+                secure = await self.loop.start_tls(transport, self, tls, server_side=True,
+                                                   ssl_handshake_timeout=idle_timeout)
+            except Exception:   # failed, timed out, or closed by `_check`
+                secure = None
+            if secure is None or transport.is_closing():
+                transport.close()
+                self.connections.discard(self)
+                self._guard.cancel()
+                return
+            super().connection_made(secure)
+            early, self._early = self._early, None
+            for data in early:
+                super().data_received(data)
 
         def data_received(self, data: bytes) -> None:
-            if not self._refused:
+            if self._early is not None:   # the request may come before `_handshake` resumes
+                self._early.append(data)
+            elif not self._refused:
                 super().data_received(data)
 
         def connection_lost(self, exc) -> None:
@@ -296,6 +328,9 @@ def guarded_protocol(max_connections: int, idle_timeout: float):
                 return
             if self._guard is not None:
                 self._guard.cancel()
+            if self._early is not None:   # lost in the handshake: `_handshake` ends it
+                self.connections.discard(self)
+                return
             super().connection_lost(exc)
 
         def _check(self) -> None:
@@ -337,17 +372,19 @@ async def start_web(service: DominionService, host: str = "127.0.0.1", port: int
     sock.setblocking(False)
     bound = sock.getsockname()[1]
     rate_limited()
-    certfile, keyfile = tls if tls is not None else (None, None)
+    context = None
+    if tls is not None:   # the handshake is the protocol's (`guarded_protocol`)
+        context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+        context.load_cert_chain(*tls)
     # The client's address is the connection's, or a trusted proxy's word for it (read by the
     # service from the forwarding headers, `server.client_address`): uvicorn's own reading of
     # X-Forwarded-For (which by default trusts 127.0.0.1) is off.
     config = uvicorn.Config(
         web_app(service), lifespan="off", log_level="warning", access_log=False,
         timeout_graceful_shutdown=1, proxy_headers=False, server_header=False,
-        http=guarded_protocol(options.max_connections, options.idle_timeout),
+        http=guarded_protocol(options.max_connections, options.idle_timeout, context),
         timeout_keep_alive=min(5, max(1, int(options.idle_timeout))),
-        h11_max_incomplete_event_size=MAX_HEADER_BYTES, backlog=ACCEPT_BACKLOG,
-        ssl_certfile=certfile, ssl_keyfile=keyfile)
+        h11_max_incomplete_event_size=MAX_HEADER_BYTES, backlog=ACCEPT_BACKLOG)
     server = uvicorn.Server(config)
 
     async def serve():

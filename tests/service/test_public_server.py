@@ -479,6 +479,26 @@ def test_both_doors_speak_tls_with_the_operators_certificate(certificate, kingdo
             urllib.request.urlopen(f"http://127.0.0.1:{server.web_port}/", timeout=5).read()
 
 
+def test_silent_tls_connections_are_counted_and_closed_on_the_web_door(certificate):
+    """Over TLS, connections that never send a ClientHello count against the web door's cap
+    from their first moment (those past it are closed at once) and are closed after the idle
+    timeout (not asyncio's 60 s handshake timeout); the door serves HTTPS after them."""
+    cert, key = certificate
+    with LocalServer(SqliteStorage(":memory:"), web_port=0, tls=(cert, key),
+                     options=options(max_connections=8, idle_timeout=2.0)) as server:
+        silent = [socket.create_connection(("127.0.0.1", server.web_port)) for _ in range(12)]
+        try:
+            time.sleep(0.3)
+            assert sum(closed_by_server(s, 0.1) for s in silent) >= 4   # past the cap
+            assert all(closed_by_server(s, 4.0) for s in silent)   # the idle timeout
+        finally:
+            for s in silent:
+                s.close()
+        context = ssl.create_default_context(cafile=cert)
+        with urllib.request.urlopen(server.web_url, context=context, timeout=10) as page:
+            assert b"app.js" in page.read()
+
+
 def test_a_tls_key_of_another_certificate_or_not_a_key_is_refused_naming_the_files(
         certificate, tmp_path):
     """`dominion serve` with a key that is not its certificate's, or a PEM file that is no
