@@ -75,6 +75,9 @@ def register(sub) -> None:
         ("--max-connections", "max_connections", int, "N",
          "connections open at once on each door; more are refused at once (lowered to fit "
          "the file limit)"),
+        ("--max-connections-per-address", "max_connections_per_address", int, "N",
+         "connections open at once from one address on the web door (a --trusted-proxy's "
+         "are not counted); more are refused at once"),
         ("--idle-timeout", "idle_timeout", float, "S",
          "seconds a connection may stay open with no call under way, or with a request still "
          "arriving"),
@@ -128,7 +131,8 @@ def serve_options(args):
     from .limits import ServiceOptions, TrustedProxies, check_header_name
 
     for name in ("max_games", "max_games_per_client", "max_creates_per_minute",
-                 "max_connections", "search_playouts", "max_search_seats"):
+                 "max_connections", "max_connections_per_address", "search_playouts",
+                 "max_search_seats"):
         if getattr(args, name) < 1:
             raise ServeError(f"--{name.replace('_', '-')} must be at least 1")
     for name in ("idle_timeout", "stream_stall_timeout"):
@@ -150,7 +154,9 @@ def serve_options(args):
         allow_seed=args.allow_seed, max_games=args.max_games,
         max_games_per_client=args.max_games_per_client,
         max_creates_per_minute=args.max_creates_per_minute,
-        max_connections=args.max_connections, idle_timeout=args.idle_timeout,
+        max_connections=args.max_connections,
+        max_connections_per_address=args.max_connections_per_address,
+        idle_timeout=args.idle_timeout,
         stream_stall_timeout=args.stream_stall_timeout, abandon_after=args.abandon_after,
         trusted_proxies=tuple(args.trusted_proxies), forwarded_header=header,
         search_playouts=args.search_playouts,
@@ -300,7 +306,8 @@ def child_argv(args, port: int, web_port: int = 0) -> list:
     if args.tls_cert:
         argv += ["--tls-cert", args.tls_cert, "--tls-key", args.tls_key]
     for name in ("max_games", "max_games_per_client", "max_creates_per_minute",
-                 "max_connections", "idle_timeout", "stream_stall_timeout", "abandon_after"):
+                 "max_connections", "max_connections_per_address", "idle_timeout",
+                 "stream_stall_timeout", "abandon_after"):
         argv += [f"--{name.replace('_', '-')}", repr(getattr(args, name))]
     for proxy in args.trusted_proxies:
         argv += ["--trusted-proxy", proxy]

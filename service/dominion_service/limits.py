@@ -37,6 +37,9 @@ class ServiceOptions(NamedTuple):
     # headers or body still coming: slowloris) before it is closed.
     max_connections: int = 1000
     idle_timeout: float = 20.0
+    # Web door: connections open at once from one address (a trusted proxy's are not
+    # counted), so that one client cannot take the slots of the others.
+    max_connections_per_address: int = 50
     # Seconds a Play or PlaySeats client may leave its answers' outcomes unread (the stream
     # stops reading its answers meanwhile) before the stream ends RESOURCE_EXHAUSTED.
     stream_stall_timeout: float = 60.0

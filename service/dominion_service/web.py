@@ -32,7 +32,7 @@ from starlette.staticfiles import StaticFiles
 from dominion_proto import dominion_pb2 as pb
 from dominion_proto.dominion_connect import DominionServiceASGIApplication
 
-from .limits import ServiceOptions
+from .limits import ServiceOptions, TrustedProxies
 from .logs import rate_limited
 from .server import TOKEN_METADATA, DominionService, fault_guard
 
@@ -257,13 +257,15 @@ def _bounded_heads(conn: h11.Connection) -> None:
     conn.next_event = checked
 
 
-def guarded_protocol(max_connections: int, idle_timeout: float,
-                     tls: Optional[ssl.SSLContext] = None):
+def guarded_protocol(options: ServiceOptions, tls: Optional[ssl.SSLContext] = None,
+                     proxies: Optional[TrustedProxies] = None):
     """uvicorn's HTTP/1.1 protocol with the two guards it lacks (and a bound on request heads
     that arrive whole: `_bounded_heads`), over TLS when ``tls`` is given. (1) At most
-    ``max_connections`` open: a connection past it gets a 503 at once and is closed, so the
-    process never runs out of files and no open connection is failed for a newcomer (uvicorn's
-    own ``limit_concurrency`` answers 503 to requests of connections already open). (2) A
+    ``options.max_connections`` open, and `max_connections_per_address` from one address
+    (``proxies``, trusted, are not counted): a connection past either gets a 503 at once and
+    is closed, so the process never runs out of files, one address cannot take every slot,
+    and no open connection is failed for a newcomer (uvicorn's own ``limit_concurrency``
+    answers 503 to requests of connections already open). (2) A
     connection with no request under way, or whose request head or body is still coming,
     after ``idle_timeout`` seconds, is closed (uvicorn's keep-alive timeout starts only after
     a first response, and stops at the first byte of the next request: idle and slowloris
@@ -273,22 +275,40 @@ def guarded_protocol(max_connections: int, idle_timeout: float,
     its handshake is over, and one that never sends a ClientHello waited 60 s uncounted)."""
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
+    max_connections = options.max_connections
+    per_address = options.max_connections_per_address
+    idle_timeout = options.idle_timeout
+    held: dict = {}   # address -> its connections open (counted ones)
+
     class GuardedH11(H11Protocol):
         _refused = False
+        _address = None        # counted against `per_address` under this address
         _guard = None          # the idle check's timer
         _checked = None        # the request cycle seen at the last check
         _early = None          # TLS: what came right after the handshake, before its end ran
 
         def connection_made(self, transport):
-            if len(self.connections) >= max_connections:
+            peer = transport.get_extra_info("peername")
+            address = peer[0] if isinstance(peer, tuple) and peer else None
+            if proxies is not None and address is not None and proxies.trusts(address):
+                address = None   # a proxy holds many clients' connections
+            full = len(self.connections) >= max_connections
+            if full or (address is not None and held.get(address, 0) >= per_address):
                 self._refused = True
                 self.transport = transport
                 if tls is None:   # over TLS a reply in clear would be noise: closed
                     transport.write(_BUSY)
                 transport.close()
-                log.warning("web door: %d connections open, its maximum; refusing new ones",
-                            len(self.connections))
+                if full:
+                    log.warning("web door: %d connections open, its maximum; refusing new "
+                                "ones", len(self.connections))
+                else:
+                    log.warning("web door: %d connections open from %s, its maximum for "
+                                "one address; refusing new ones", per_address, address)
                 return
+            if address is not None:
+                self._address = address
+                held[address] = held.get(address, 0) + 1
             _bounded_heads(self.conn)
             self._checked = self.cycle
             self._guard = self.loop.call_later(idle_timeout, self._check)
@@ -311,6 +331,7 @@ def guarded_protocol(max_connections: int, idle_timeout: float,
                 transport.close()
                 self.connections.discard(self)
                 self._guard.cancel()
+                self._uncount()
                 return
             super().connection_made(secure)
             early, self._early = self._early, None
@@ -328,10 +349,19 @@ def guarded_protocol(max_connections: int, idle_timeout: float,
                 return
             if self._guard is not None:
                 self._guard.cancel()
+            self._uncount()
             if self._early is not None:   # lost in the handshake: `_handshake` ends it
                 self.connections.discard(self)
                 return
             super().connection_lost(exc)
+
+        def _uncount(self) -> None:
+            address, self._address = self._address, None
+            if address is not None:
+                if held[address] <= 1:
+                    del held[address]
+                else:
+                    held[address] -= 1
 
         def _check(self) -> None:
             """Close the connection unless a request is under way whose head and body are
@@ -382,7 +412,7 @@ async def start_web(service: DominionService, host: str = "127.0.0.1", port: int
     config = uvicorn.Config(
         web_app(service), lifespan="off", log_level="warning", access_log=False,
         timeout_graceful_shutdown=1, proxy_headers=False, server_header=False,
-        http=guarded_protocol(options.max_connections, options.idle_timeout, context),
+        http=guarded_protocol(options, context, service.proxies),
         timeout_keep_alive=min(5, max(1, int(options.idle_timeout))),
         h11_max_incomplete_event_size=MAX_HEADER_BYTES, backlog=ACCEPT_BACKLOG)
     server = uvicorn.Server(config)

@@ -130,6 +130,41 @@ def test_a_request_head_over_16_kib_is_refused_however_it_arrives(pieces):
         assert send_head(server, MAX_HEADER_BYTES - 512).startswith(b"HTTP/1.1 200")
 
 
+def _from(address: str, port: int) -> socket.socket:
+    """A connection to 127.0.0.1:``port`` from ``address`` (another of the loopback range)."""
+    return socket.create_connection(("127.0.0.1", port), source_address=(address, 0))
+
+
+@pytest.mark.parametrize("trusted", [False, True])
+def test_one_address_cannot_take_every_connection_of_the_web_door(trusted):
+    """With 5 connections a address: an address holding 5 idle connections gets a 503 for a
+    sixth at once, while another address is served; a trusted proxy's connections (many
+    clients') are not capped."""
+    with LocalServer(SqliteStorage(":memory:"), web_port=0, options=options(
+            max_connections_per_address=5,
+            trusted_proxies=("127.0.0.1",) if trusted else ())) as server:
+        held = [_from("127.0.0.1", server.web_port) for _ in range(5)]
+        try:
+            time.sleep(0.2)
+            sixth = _from("127.0.0.1", server.web_port)
+            sixth.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+            sixth.settimeout(5)
+            reply = sixth.recv(4096)
+            sixth.close()
+            assert reply.startswith(b"HTTP/1.1 200" if trusted else b"HTTP/1.1 503"), reply
+            other = _from("127.0.0.2", server.web_port)
+            other.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+            other.settimeout(5)
+            assert other.recv(4096).startswith(b"HTTP/1.1 200")
+            other.close()
+        finally:
+            for s in held:
+                s.close()
+        time.sleep(0.2)   # closed: the address has its slots again
+        status, _ = call(web_base(server), "ListBots", {})
+        assert status == 200
+
+
 def test_connections_past_the_cap_are_refused_at_once_and_open_ones_still_served(kingdom):
     with LocalServer(SqliteStorage(":memory:"), options=options(max_connections=6),
                      web_port=0) as server, connect(server.target) as client:
