@@ -397,3 +397,36 @@ def test_the_answer_that_ends_the_game_sent_on_two_streams_gets_one_outcome_on_e
             assert sorted(map(len, outcomes)) == [1, 1], outcomes
             assert sorted(o[0] for o in outcomes) == sorted([final.sequence, ABORTED]), outcomes
             assert all(any(u.HasField("game_over") for u in stream) for stream in updates)
+
+
+def test_a_client_following_150_seats_opens_another_connection_before_the_stream_limit(
+        server, kingdom):
+    """150 Play streams of one AsyncClient (the server takes 100 calls at once on one
+    connection): each gets its decision, and a GetView on the same client answers at once,
+    because the client opens another connection once one carries
+    `STREAMS_PER_CONNECTION` streams."""
+    from dominion_client.client import STREAMS_PER_CONNECTION
+    from dominion_service.server import MAX_CALLS_PER_CONNECTION
+
+    assert STREAMS_PER_CONNECTION < MAX_CALLS_PER_CONNECTION
+
+    async def run() -> None:
+        async with AsyncClient(server.target) as client:
+            reply = await client.stub.CreateGame(pb.CreateGameRequest(
+                seats=[pb.SeatSpec(name="A"), pb.SeatSpec(name="B")], cards=pb.KingdomCards(
+                    cards=list(kingdom)), seed=5, first_player=0))
+            game_id, token = reply.game_id, reply.seats[0].token
+            streams = [client.seat(game_id, token).decisions(batched=False)
+                       for _ in range(150)]
+            try:
+                for n, stream in enumerate(streams):
+                    pending = await asyncio.wait_for(stream.__anext__(), 5)
+                    assert pending.message.decision.sequence == 0, n
+                view = await client.stub.GetView(pb.GetViewRequest(game_id=game_id),
+                                                 timeout=5)
+                assert view.view.waiting_for == 0
+                assert len(client.servers.channels()) == 2
+            finally:
+                for stream in streams:
+                    await stream.aclose()
+    asyncio.run(run())
