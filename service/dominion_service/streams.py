@@ -335,17 +335,17 @@ class Streams:
         finally:
             game.watchers.discard(watcher)
 
-    @staticmethod
-    async def _late_outcomes(play: PlayStream, message):
+    async def _late_outcomes(self, play: PlayStream, message):
         """After a Play stream's end was sent: the outcome of each answer read until the
         client closes its side (its answers sent before it saw the end), for `END_GRACE`
-        seconds at most. Every answer read gets exactly one outcome."""
+        seconds at most, or until the server stops. Every answer read gets exactly one
+        outcome."""
         deadline = asyncio.get_running_loop().time() + END_GRACE
         while True:
             play.wake.clear()
             while play.outcomes:
                 yield play.outcome(message())
-            if play.finished and not play.applying:
+            if (play.finished and not play.applying) or self.stopping.is_set():
                 return
             left = deadline - asyncio.get_running_loop().time()
             if left <= 0:

@@ -598,12 +598,37 @@ def test_the_web_door_sends_its_security_headers():
 
 # --- stopping --------------------------------------------------------------------------------------
 
+def _played_to_its_end(stub) -> pb.CreateGameResponse:
+    """A game of two network seats that big-money played to its end with SubmitAnswer."""
+    import dominion.bots
+    from dominion_client.convert import answer_to_pb, view_from_pb
+
+    game = stub.CreateGame(pb.CreateGameRequest(seats=[pb.SeatSpec(name="A"),
+                                                       pb.SeatSpec(name="B")]))
+    bots = [dominion.bots.make_bot("big-money", s) for s in (0, 1)]
+    while True:
+        public = stub.GetView(pb.GetViewRequest(game_id=game.game_id)).view
+        if public.game_over:
+            return game
+        seat = public.waiting_for
+        token = (("x-seat-token", game.seats[seat].token),)
+        msg = stub.GetView(pb.GetViewRequest(game_id=game.game_id), metadata=token).view
+        view = view_from_pb(msg)
+        answer = answer_to_pb(msg.decision.WhichOneof("kind"),
+                              bots[seat].answer(view.decision, view), msg.decision.sequence)
+        stub.SubmitAnswer(pb.SubmitAnswerRequest(game_id=game.game_id, answer=answer),
+                          metadata=token)
+
+
 def test_sigterm_ends_the_server_within_a_second_when_no_answer_is_in_flight():
+    """Also with a Play stream whose game is over and whose client keeps its side open (the
+    stream waits for late answers then, 5 s at most)."""
     proc, port, web_port = start_serve()
     try:
         stub = pb_grpc.DominionServiceStub(grpc.insecure_channel(f"127.0.0.1:{port}"))
         game = stub.CreateGame(pb.CreateGameRequest(seats=[pb.SeatSpec(name="A"),
                                                            pb.SeatSpec(name="B")]))
+        over = _played_to_its_end(stub)
         streams = [stub.StreamEvents(pb.StreamEventsRequest(game_id=game.game_id))
                    for _ in range(3)]
         hold = threading.Event()
@@ -614,6 +639,13 @@ def test_sigterm_ends_the_server_within_a_second_when_no_answer_is_in_flight():
         play = stub.Play(start_then_wait(), metadata=(("x-seat-token", game.seats[0].token),))
         next(streams[0])
         next(play)
+
+        def start_after_the_end():
+            yield pb.PlayRequest(start=pb.PlayStart(game_id=over.game_id))
+            hold.wait(20)
+        ended = stub.Play(start_after_the_end(),
+                          metadata=(("x-seat-token", over.seats[0].token),))
+        assert next(ended).HasField("game_over")
         idle = [socket.create_connection(("127.0.0.1", door)) for door in (port, web_port)]
         time.sleep(0.3)
         start = time.monotonic()
