@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import subprocess
 import sys
+import threading
 import time
 
 import grpc
@@ -17,6 +18,7 @@ from dominion_client.aio import AsyncClient, SeatsStream
 from dominion_client.botrunner import play_seats_async
 from dominion_client.client import connect
 from dominion_client.convert import view_from_pb
+from dominion_proto import dominion_pb2 as pb
 from tests.service.test_serve_command import ENV, ROOT
 from tests.service.test_serve_shared import answer_for, two_servers, wait_for
 
@@ -134,3 +136,54 @@ def test_dominion_bot_with_several_tokens_and_servers_outlives_database_restarts
         assert len(lines) == 6 and all("scores" in line for line in lines), out
         for game in games:
             assert dominion.is_over(dominion.replay(c1.record(game.game_id)))
+
+
+def test_a_followed_game_whose_catch_up_fails_is_caught_up_again(pg_url, monkeypatch):
+    """A seat's Play stream on the second server waits for its decision while the first
+    server stores the other seat's answers; the second cannot read them (the database away
+    for it) until they are all stored: it tries again by itself once the database is back,
+    and the stream sees the decision, where it waited for ever (no answer came after)."""
+    from dominion_client.client import PlayCall, TOKEN_METADATA
+    from dominion_client.convert import answer_to_pb
+    from dominion_service.local import LocalServer
+    from dominion_service.storage import open_storage
+
+    with LocalServer(open_storage(pg_url, shared=True)) as one, \
+            LocalServer(open_storage(pg_url, shared=True)) as two, \
+            connect(one.target) as c1, connect(two.target) as c2:
+        game = c1.create_game(["A", "B"], kingdom="First Game", seed=7, first_player=0)
+        wait_for(lambda: game.game_id in two.service.games, 5, "the second to learn it")
+        play = PlayCall(c2.stub, game.game_id, 0, ((TOKEN_METADATA, game.tokens[1]),), True)
+        try:
+            wait_for(lambda: two.service.games[game.game_id].watchers, 5, "the stream")
+            storage = two.service.storage
+            real = storage.answers_after
+            away, failures = [True], []
+
+            def while_away(*args):
+                if away:
+                    failures.append(True)
+                    raise OSError("the database is away")
+                return real(*args)
+            monkeypatch.setattr(storage, "answers_after", while_away)
+            bot = dominion.bots.make_bot("big-money", 0)
+            seat = c1.seat(game.game_id, game.tokens[0])
+            while True:   # seat A plays its turn through the first server
+                msg = seat.view_message()
+                if msg.waiting_for != 0:
+                    break
+                view = view_from_pb(msg)
+                c1.stub.SubmitAnswer(pb.SubmitAnswerRequest(
+                    game_id=game.game_id, answer=answer_to_pb(
+                        msg.decision.WhichOneof("kind"), bot.answer(view.decision, view),
+                        msg.decision.sequence)), metadata=((TOKEN_METADATA, game.tokens[0]),))
+            wait_for(lambda: failures, 5, "the second server to try to catch up")
+            time.sleep(0.3)   # every announcement of the turn heard, and failed
+            away.clear()      # the database is back; no answer comes after
+            got = []
+            reader = threading.Thread(target=lambda: got.append(play.receive()), daemon=True)
+            reader.start()
+            reader.join(10)
+            assert got and got[0].HasField("decision"), got
+        finally:
+            play.close()
