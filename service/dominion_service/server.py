@@ -42,7 +42,7 @@ from .storage import FinishedGame, SeatRecord, Storage, StoredGame
 from .search_seats import SearchSeats
 from .sharing import Sharing
 from .streams import PlayStream, Streams, Undecodable, check_from_event
-from .table import Game, GameTable, token_digest
+from .table import Game, GameTable, token_digest, unreadable
 from .writer import GroupWriter
 
 log = logging.getLogger("dominion_service")
@@ -178,11 +178,7 @@ class DominionService(pb_grpc.DominionServiceServicer):
             try:
                 stored = await self.writer.read(self.storage.load_game, game_id)
             except Exception:  # the database is away
-                log.warning("game %s could not be read from the database", game_id,
-                            exc_info=True)
-                raise ServiceError(grpc.StatusCode.UNAVAILABLE,
-                                   f"game {game_id} could not be read from the database; "
-                                   "try again") from None
+                raise unreadable(game_id) from None
             game = table.held(game_id)   # read meanwhile by another call
             if game is not None:
                 return game
@@ -229,10 +225,7 @@ class DominionService(pb_grpc.DominionServiceServicer):
             if isinstance(result, ServiceError):
                 failed[game_id] = result
             elif isinstance(result, BaseException):
-                log.warning("game %s could not be caught up", game_id, exc_info=result)
-                failed[game_id] = ServiceError(
-                    grpc.StatusCode.UNAVAILABLE,
-                    f"game {game_id} could not be read from the database; try again")
+                failed[game_id] = unreadable(game_id, result)
         return failed
 
     @staticmethod
