@@ -76,9 +76,8 @@ class TemporaryPostgres:
                        f"-c unix_socket_directories={self.folder} -c max_connections=100")
             if not self.durable:
                 options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
-            self._run(self.bin / "pg_ctl", "start", "-D", data, "-w", "-t", "60",
-                      "-l", self.folder / "log", "-o", options)
-            self.started = True
+            self._options = options
+            self.start()
         except BaseException:
             self.__exit__(None, None, None)
             raise
@@ -86,12 +85,23 @@ class TemporaryPostgres:
 
     def __exit__(self, *exc) -> None:
         if self.started:
-            self._run(self.bin / "pg_ctl", "stop", "-D", self.folder / "data", "-m", "fast",
-                      "-w", "-t", "60")
-            self.started = False
+            self.stop()
         if self.folder is not None:
             shutil.rmtree(self.folder, ignore_errors=True)
             self.folder = None
+
+    def start(self) -> None:
+        """Start the server (again, after `stop`) on its port."""
+        self._run(self.bin / "pg_ctl", "start", "-D", self.folder / "data", "-w", "-t", "60",
+                  "-l", self.folder / "log", "-o", self._options)
+        self.started = True
+
+    def stop(self) -> None:
+        """Stop the server (fast: its connections are ended) until `start`: the database is
+        away, as in a restart that takes a while."""
+        self._run(self.bin / "pg_ctl", "stop", "-D", self.folder / "data", "-m", "fast",
+                  "-w", "-t", "60")
+        self.started = False
 
     def restart(self) -> None:
         """Stop the server (fast: its connections are ended) and start it again."""

@@ -47,7 +47,7 @@ from .convert import AnswerShapeError, answer_from_pb
 from .limits import ServiceError, short
 from .search_seats import SearchSeats
 from .storage import AnswerConflict, answer_from_json
-from .table import Game, GameTable, abandoned_message, bot_seed
+from .table import Game, GameTable, abandoned_message, bot_seed, unreadable
 from .writer import GroupWriter
 
 log = logging.getLogger("dominion_service")
@@ -125,10 +125,7 @@ class Answering:
                                            dominion.decision_number(state))
         except Exception:  # the database is away: still behind, and the caller is told
             game.behind = True
-            log.warning("game %s could not be read from the database", game.id, exc_info=True)
-            raise ServiceError(grpc.StatusCode.UNAVAILABLE,
-                               f"game {game.id} could not be read from the database; try "
-                               "again") from None
+            raise unreadable(game.id) from None
         if found is None:
             return False
         _, _, abandoned, rows = found

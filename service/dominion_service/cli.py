@@ -80,6 +80,9 @@ def register(sub) -> None:
         ("--max-connections", "max_connections", int, "N",
          "connections open at once on each door; more are refused at once (lowered to fit "
          "the file limit)"),
+        ("--max-connections-per-address", "max_connections_per_address", int, "N",
+         "connections open at once from one address on the web door (a --trusted-proxy's "
+         "are not counted); more are refused at once"),
         ("--idle-timeout", "idle_timeout", float, "S",
          "seconds a connection may stay open with no call under way, or with a request still "
          "arriving"),
@@ -95,9 +98,13 @@ def register(sub) -> None:
                        help=f"{text} (default: {getattr(d, name):g})")
     p.add_argument("--trusted-proxy", action="append", default=[], metavar="ADDRESS",
                    dest="trusted_proxies",
-                   help="a proxy (address or network, e.g. 10.0.0.0/8) whose X-Forwarded-For "
-                        "or Forwarded header names the client; repeat for several (default: "
-                        "none, every client is its connection's address)")
+                   help="a proxy (address or network, e.g. 10.0.0.0/8) whose forwarding "
+                        "header (--forwarded-header) names the client; repeat for several "
+                        "(default: none, every client is its connection's address)")
+    p.add_argument("--forwarded-header", default=d.forwarded_header, metavar="NAME",
+                   help="the one header that --trusted-proxy proxies name the client in, "
+                        "nearest last: X-Forwarded-For, Forwarded (RFC 7239) or another such "
+                        "as X-Real-IP; others are ignored (default: X-Forwarded-For)")
     p.set_defaults(run=run_serve)
 
 
@@ -126,10 +133,11 @@ def tune_gc() -> None:
 
 def serve_options(args):
     """The `ServiceOptions` of the command line, or ServeError for a value out of range."""
-    from .limits import ServiceOptions, TrustedProxies
+    from .limits import ServiceOptions, TrustedProxies, check_header_name
 
     for name in ("max_games", "max_games_per_client", "max_creates_per_minute",
-                 "max_connections", "search_playouts", "max_search_seats"):
+                 "max_connections", "max_connections_per_address", "search_playouts",
+                 "max_search_seats"):
         if getattr(args, name) < 1:
             raise ServeError(f"--{name.replace('_', '-')} must be at least 1")
     for name in ("idle_timeout", "stream_stall_timeout"):
@@ -145,25 +153,34 @@ def serve_options(args):
         TrustedProxies(args.trusted_proxies)
     except ValueError as e:
         raise ServeError(f"--trusted-proxy: {e}") from None
+    try:
+        header = check_header_name(args.forwarded_header)
+    except ValueError as e:
+        raise ServeError(f"--forwarded-header: {e}") from None
     return ServiceOptions(
         allow_seed=args.allow_seed, max_games=args.max_games,
         max_games_per_client=args.max_games_per_client,
         max_creates_per_minute=args.max_creates_per_minute,
-        max_connections=args.max_connections, idle_timeout=args.idle_timeout,
+        max_connections=args.max_connections,
+        max_connections_per_address=args.max_connections_per_address,
+        idle_timeout=args.idle_timeout,
         stream_stall_timeout=args.stream_stall_timeout, abandon_after=args.abandon_after,
-        trusted_proxies=tuple(args.trusted_proxies), search_playouts=args.search_playouts,
+        trusted_proxies=tuple(args.trusted_proxies), forwarded_header=header,
+        search_playouts=args.search_playouts,
         search_seconds=args.search_seconds or None, max_search_seats=args.max_search_seats,
         search_plan=args.search_plan)
 
 
 def run_serve(args) -> int:
     from .limits import raise_file_limit
+    from .logs import native_stderr_through_limit
     from .server import start_server
     from .storage import StorageError, open_storage
     from .web import page_address
 
     async def serve() -> None:
         tune_gc()
+        native_stderr_through_limit()   # gRPC's C core logs to stderr itself
         raise_file_limit()   # room for many connections; each door still refuses before it
         options = serve_options(args)
         tls = None
@@ -297,10 +314,12 @@ def child_argv(args, port: int, web_port: int = 0) -> list:
     if args.tls_cert:
         argv += ["--tls-cert", args.tls_cert, "--tls-key", args.tls_key]
     for name in ("max_games", "max_games_per_client", "max_creates_per_minute",
-                 "max_connections", "idle_timeout", "stream_stall_timeout", "abandon_after"):
+                 "max_connections", "max_connections_per_address", "idle_timeout",
+                 "stream_stall_timeout", "abandon_after"):
         argv += [f"--{name.replace('_', '-')}", repr(getattr(args, name))]
     for proxy in args.trusted_proxies:
         argv += ["--trusted-proxy", proxy]
+    argv += ["--forwarded-header", args.forwarded_header]
     return argv
 
 

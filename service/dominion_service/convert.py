@@ -268,6 +268,15 @@ def view_to_pb(game_id: str, state: dominion.State, viewer: Optional[int], bots:
     return msg
 
 
+def abandoned_view(msg: pb.View) -> pb.View:
+    """The view of a game the server ended as abandoned: over, with no decision pending and
+    no scores or winners (it did not end by the rules)."""
+    msg.game_over = True
+    for name in ("decision", "waiting", "waiting_for", "scores", "winners"):
+        msg.ClearField(name)
+    return msg
+
+
 def config_to_pb(config: dominion.Config) -> pb.GameConfig:
     return pb.GameConfig(players=config.players, kingdom=config.kingdom, seed=config.seed,
                          first_player=config.first_player, always_ask=config.always_ask)

@@ -4,6 +4,7 @@ message the caller can act on."""
 from __future__ import annotations
 
 import ipaddress
+import re
 import resource
 import time
 from typing import Callable, NamedTuple, Optional
@@ -36,15 +37,21 @@ class ServiceOptions(NamedTuple):
     # headers or body still coming: slowloris) before it is closed.
     max_connections: int = 1000
     idle_timeout: float = 20.0
+    # Web door: connections open at once from one address (a trusted proxy's are not
+    # counted), so that one client cannot take the slots of the others.
+    max_connections_per_address: int = 50
     # Seconds a Play or PlaySeats client may leave its answers' outcomes unread (the stream
     # stops reading its answers meanwhile) before the stream ends RESOURCE_EXHAUSTED.
     stream_stall_timeout: float = 60.0
     # Seconds a game in progress may wait for an answer before it is ended as abandoned
     # (0: never).
     abandon_after: float = 7 * 24 * 3600.0
-    # Addresses (or networks, "10.0.0.0/8") of proxies whose forwarding headers name the
-    # client (X-Forwarded-For, Forwarded); nobody's by default.
+    # Addresses (or networks, "10.0.0.0/8") of proxies whose forwarding header names the
+    # client; nobody's by default. The one header read (lower case): X-Forwarded-For by
+    # default, `Forwarded` (RFC 7239's for=), or another that the proxies set, such as
+    # X-Real-IP; any other is ignored, so a client cannot add one its proxy passes through.
     trusted_proxies: tuple = ()
+    forwarded_header: str = "x-forwarded-for"
     # The search bot's seats (`search_seats`): playouts per decision, a time limit per decision
     # (None: none), and how many search at once (threads; the others queue).
     search_playouts: int = 64
@@ -171,11 +178,14 @@ def fit_to_file_limit(options: ServiceOptions, doors: int) -> ServiceOptions:
 
 class TrustedProxies:
     """Who a client is: the connection's address, unless that address is a proxy the operator
-    named, in which case the forwarding headers say (`Forwarded` if present, else
-    `X-Forwarded-For`): the nearest address in them that is not itself a trusted proxy."""
+    named, in which case the one forwarding header the operator named (``header``: a list of
+    addresses, nearest last, or `Forwarded`'s for= entries) says: the nearest address in it
+    that is not itself a trusted proxy. A trusted proxy appends the address it saw, so what
+    a client wrote stands further off, behind it, and is never read."""
 
-    def __init__(self, names=()):
+    def __init__(self, names=(), header: str = "x-forwarded-for"):
         self.networks = tuple(ipaddress.ip_network(n, strict=False) for n in names)
+        self.header = check_header_name(header)
 
     def trusts(self, address: str) -> bool:
         try:
@@ -189,10 +199,9 @@ class TrustedProxies:
         (``header(name)``: the values of one header joined by commas, or None)."""
         if not self.networks or not self.trusts(peer):
             return peer
-        forwarded = header("forwarded")
-        chain = (_forwarded_for(forwarded) if forwarded is not None else
-                 [part.strip() for part in (header("x-forwarded-for") or "").split(",")
-                  if part.strip()])
+        value = header(self.header) or ""
+        chain = (_forwarded_for(value) if self.header == "forwarded" else
+                 [part.strip() for part in value.split(",") if part.strip()])
         for address in reversed(chain):
             address = _bare_address(address)
             if address is None:
@@ -200,6 +209,14 @@ class TrustedProxies:
             if not self.trusts(address):
                 return address
         return peer
+
+
+def check_header_name(name: str) -> str:
+    """A forwarding header's name, in lower case (as both doors read headers); ValueError for
+    one that is not an HTTP header name."""
+    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9-]{0,63}", name or ""):
+        raise ValueError(f"{quote(name)} is not a header name (letters, digits and '-')")
+    return name.lower()
 
 
 def _forwarded_for(value: str) -> list:

@@ -4,14 +4,20 @@ count is said once the period is over."""
 from __future__ import annotations
 
 import logging
+import os
 import re
+import sys
+import threading
 import time
 
 BURST = 20        # messages of one kind written in a period
 PERIOD = 60.0     # seconds
 # The loggers a flood of connections or calls writes to: ours, the web door's, asyncio's (an
-# accept that fails for want of files), gRPC's Python side.
-LOGGERS = ("dominion_service", "uvicorn.error", "asyncio", "grpc")
+# accept that fails for want of files), gRPC's Python side, and the lines native code (gRPC's
+# C core: a line for every failed TLS handshake) writes to the process's stderr
+# (`native_stderr_through_limit`).
+NATIVE = "native"
+LOGGERS = ("dominion_service", "uvicorn.error", "asyncio", "grpc", NATIVE)
 
 
 class RateLimit(logging.Filter):
@@ -67,3 +73,39 @@ def rate_limited() -> RateLimit:
     for name in LOGGERS:
         logging.getLogger(name).addFilter(limit)
     return limit
+
+
+def native_stderr_through_limit() -> None:
+    """Make the lines that native code writes to file descriptor 2 itself (gRPC's C core logs
+    there, past Python's logging) go through the rate limit: descriptor 2 becomes a pipe whose
+    lines a thread logs to the `NATIVE` logger (an ``E`` line as an error, any other as a
+    warning), and Python's own ``sys.stderr`` keeps the original stderr. For a server process
+    (`dominion serve`), once."""
+    if getattr(native_stderr_through_limit, "done", False):
+        return
+    native_stderr_through_limit.done = True
+    rate_limited()
+    sys.stderr.flush()
+    original = os.dup(2)
+    sys.stderr = open(original, "w", buffering=1, encoding=sys.stderr.encoding or "utf-8",
+                      errors="backslashreplace")
+    read_end, write_end = os.pipe()
+    os.dup2(write_end, 2)
+    os.close(write_end)
+    threading.Thread(target=_log_native_lines, args=(read_end,), name="dominion-stderr",
+                     daemon=True).start()
+
+
+def _log_native_lines(fd: int) -> None:
+    native = logging.getLogger(NATIVE)
+    pending = b""
+    while True:
+        data = os.read(fd, 65536)
+        if not data:
+            return
+        *lines, pending = (pending + data).split(b"\n")
+        pending = pending[-65536:]
+        for raw in lines:
+            line = raw.decode("utf-8", "replace").rstrip()
+            if line:
+                native.log(logging.ERROR if line[:1] == "E" else logging.WARNING, line)

@@ -18,6 +18,7 @@ import hashlib
 import logging
 import secrets
 import socket
+import ssl
 import time
 from typing import NamedTuple, Optional
 
@@ -32,7 +33,7 @@ from dominion_proto import dominion_pb2_grpc as pb_grpc
 
 from . import replay
 from .answers import Answering, Pending
-from .convert import answer_to_pb, config_to_pb, view_to_pb
+from .convert import abandoned_view, answer_to_pb, config_to_pb, view_to_pb
 from .limits import (DEFAULT_PAGE, MAX_NAME, MAX_PAGE, CreationLimits, ServiceError,
                      ServiceOptions, TrustedProxies, check_create_request, fit_to_file_limit,
                      over_limits, quote, short)
@@ -41,14 +42,12 @@ from .storage import FinishedGame, SeatRecord, Storage, StoredGame
 from .search_seats import SearchSeats
 from .sharing import Sharing
 from .streams import PlayStream, Streams, Undecodable, check_from_event
-from .table import Game, GameTable, token_digest
+from .table import Game, GameTable, token_digest, unreadable
 from .writer import GroupWriter
 
 log = logging.getLogger("dominion_service")
 
 TOKEN_METADATA = "x-seat-token"
-# Forwarding headers: read only from a proxy the operator trusts (`ServiceOptions.trusted_proxies`)
-FORWARDING_HEADERS = ("forwarded", "x-forwarded-for")
 SERVICE_NAME = pb.DESCRIPTOR.services_by_name["DominionService"].full_name
 
 __all__ = ["DominionService", "ServiceOptions", "ServiceError", "RunningServer",
@@ -78,7 +77,8 @@ class DominionService(pb_grpc.DominionServiceServicer):
         # Servers sharing a PostgreSQL database (--shared): what they tell each other.
         self.sharing = Sharing(self.table, self.answering, self._game) \
             if self.answering.shared else None
-        self.proxies = TrustedProxies(options.trusted_proxies)
+        # The forwarding header: read only from a proxy the operator trusts
+        self.proxies = TrustedProxies(options.trusted_proxies, options.forwarded_header)
         self._sweeper: Optional[asyncio.Task] = None
 
     # What tests and tools read: the games in progress, over, and broken, by id.
@@ -178,11 +178,7 @@ class DominionService(pb_grpc.DominionServiceServicer):
             try:
                 stored = await self.writer.read(self.storage.load_game, game_id)
             except Exception:  # the database is away
-                log.warning("game %s could not be read from the database", game_id,
-                            exc_info=True)
-                raise ServiceError(grpc.StatusCode.UNAVAILABLE,
-                                   f"game {game_id} could not be read from the database; "
-                                   "try again") from None
+                raise unreadable(game_id) from None
             game = table.held(game_id)   # read meanwhile by another call
             if game is not None:
                 return game
@@ -196,8 +192,11 @@ class DominionService(pb_grpc.DominionServiceServicer):
             return game
         if game_id in table.finished and game_id not in table.broken:
             stored = await self.writer.call(self.storage.load_game, game_id)
+            if stored is None:   # listed at start, and games are never deleted
+                table.report_broken(game_id, "its row cannot be found again (the database "
+                                             "may be damaged)")
             game = table.revive(stored) if stored is not None else None
-            if game is None:
+            if game is None:   # reported: DATA_LOSS from now on
                 table.finished.pop(game_id, None)
                 return await self._find_game(game_id)
             table.remember(game)
@@ -213,11 +212,21 @@ class DominionService(pb_grpc.DominionServiceServicer):
                 await self.answering.catch_up(game)
         return game
 
-    async def _fresh_games(self, game_ids: list) -> None:
-        """`_fresh_game` for many games at once (the seats a PlaySeats message adds); a game
-        that cannot be found is left for the caller to find and refuse."""
-        await asyncio.gather(*(self._fresh_game(game_id) for game_id in set(game_ids)),
-                             return_exceptions=True)
+    async def _fresh_games(self, game_ids: list) -> dict:
+        """`_fresh_game` for many games at once (the seats a PlaySeats message adds), each on
+        its own: returns the refusal of each game that could not be found or caught up (by
+        id), so that its seats are refused with it (UNAVAILABLE while the database is away)
+        rather than played from a stale copy."""
+        ids = list(dict.fromkeys(game_ids))
+        results = await asyncio.gather(*(self._fresh_game(game_id) for game_id in ids),
+                                       return_exceptions=True)
+        failed = {}
+        for game_id, result in zip(ids, results):
+            if isinstance(result, ServiceError):
+                failed[game_id] = result
+            elif isinstance(result, BaseException):
+                failed[game_id] = unreadable(game_id, result)
+        return failed
 
     @staticmethod
     def _seat(game: Game, context, required: bool) -> Optional[int]:
@@ -390,8 +399,8 @@ class DominionService(pb_grpc.DominionServiceServicer):
                 raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT,
                                    f"log_from {log_from} is past the log's end "
                                    f"({len(state.log)} events)")
-            return pb.GetViewResponse(view=view_to_pb(game.id, state, seat, game.bot_names,
-                                                      log_from))
+            view = view_to_pb(game.id, state, seat, game.bot_names, log_from)
+            return pb.GetViewResponse(view=abandoned_view(view) if game.abandoned else view)
         except ServiceError as e:
             await context.abort(e.code, e.message)
 
@@ -667,6 +676,14 @@ def _server_credentials(tls: tuple) -> grpc.ServerCredentials:
         raise OSError(f"cannot read the TLS file {e.filename}: {e.strerror}") from None
     if b"-----BEGIN" not in cert or b"-----BEGIN" not in key:
         raise OSError(f"the TLS certificate ({cert_file}) and key ({key_file}) must be PEM files")
+    try:   # checked here: gRPC's own failure is a bind failure that names no file
+        ssl.create_default_context(ssl.Purpose.CLIENT_AUTH).load_cert_chain(cert_file, key_file)
+    except ssl.SSLError as e:
+        if e.reason == "KEY_VALUES_MISMATCH":
+            raise OSError(f"the TLS key ({key_file}) does not match the certificate "
+                          f"({cert_file})") from None
+        raise OSError(f"the TLS certificate ({cert_file}) and key ({key_file}) cannot be used: "
+                      f"{e.reason or e}") from None
     return grpc.ssl_server_credentials([(key, cert)])
 
 

@@ -28,6 +28,7 @@ from .table import Game, GameTable
 log = logging.getLogger("dominion_service")
 
 LEASE_EVERY = 1.0   # seconds between renewals (a lease lasts storage_pg.LEASE_SECONDS)
+RETRY_AFTER = 1.0   # seconds before a followed game whose catch-up failed tries again
 FORGET_AFTER = 60.0   # seconds unused here after which a game played elsewhere is dropped
 
 
@@ -108,16 +109,26 @@ class Sharing:
             self._spawn(self.refresh(game))
 
     async def refresh(self, game: Game) -> None:
-        """Catch ``game`` up with the database and play its bots if they are this server's."""
+        """Catch ``game`` up with the database and play its bots if they are this server's.
+        When the database is away, again after `RETRY_AFTER` seconds while a stream follows
+        the game or its bots are played here (they would wait for ever: nothing else tells
+        them of answers stored meanwhile)."""
         async with game.lock:
             game.refreshing = False
             try:
                 await self.answering.catch_up(game)
-            except Exception:   # the database is away: the next use catches up
+            except Exception:   # the database is away
                 game.behind = True
-                log.warning("game %s could not catch up with the database", game.id)
+                log.warning("game %s could not catch up with the database; again in %g s",
+                            game.id, RETRY_AFTER)
+                if self._loop is not None and not self.answering.stopping.is_set():
+                    self._loop.call_later(RETRY_AFTER, self._again, game)
                 return
             await self.answering.play_bots(game)
+
+    def _again(self, game: Game) -> None:
+        if game.behind and self.table.playing.get(game.id) is game:
+            self._behind(game)
 
     async def _learn(self, game_id: str) -> None:
         try:

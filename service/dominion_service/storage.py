@@ -14,6 +14,7 @@ Each backend's schema is versioned: a ``schema_version`` table lists the numbere
 """
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import json
 import os
@@ -304,8 +305,9 @@ class SqliteStorage:
 
     A file is held by one server at a time (an exclusive lock on ``PATH.lock``, released when
     the storage is closed or the process ends), is brought to the current schema
-    (`SQLITE_MIGRATIONS`), and is checked to be a writable SQLite database before any game is
-    served; each problem is a `StorageError` saying what is wrong. ``created_folder`` names
+    (`SQLITE_MIGRATIONS`), and is checked to be a sound (SQLite's ``quick_check``) and writable
+    SQLite database before any game is served; each problem is a `StorageError` saying what
+    is wrong. ``created_folder`` names
     the folder made for the file, if it did not exist."""
 
     def __init__(self, path=":memory:"):
@@ -318,6 +320,8 @@ class SqliteStorage:
             self._prepare_file(Path(path))
         # One worker thread uses the connection at a time (the server serializes calls).
         try:
+            if path != ":memory:":
+                self._check_sound(path)
             self._conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
             if path != ":memory:":
                 self._conn.execute("PRAGMA journal_mode=WAL")
@@ -352,6 +356,20 @@ class SqliteStorage:
         except OSError as e:
             self._release()
             raise StorageError(f"cannot lock {path}.lock: {e.strerror}") from None
+
+    @staticmethod
+    def _check_sound(path: str) -> None:
+        """SQLite's ``quick_check`` on its own connection (its pages are not kept in the
+        server's cache): a damaged page is found before the server says SERVING, not as a
+        write refused 'try again' for ever."""
+        with contextlib.closing(sqlite3.connect(path)) as conn:
+            found = [line.strip() for (row,) in conn.execute("PRAGMA quick_check(5)")
+                     for line in row.splitlines() if line.strip()]
+        if found != ["ok"]:
+            raise StorageError(
+                f"{path} is damaged (SQLite's quick_check: {'; '.join(found)[:300]}); restore "
+                f"a backup, or copy what can be read with: sqlite3 {path} .recover | sqlite3 "
+                "recovered.db")
 
     def _migrate(self) -> None:
         """Apply the schema steps the file lacks, all in one transaction (a file from before
@@ -474,8 +492,13 @@ class SqliteStorage:
             yield finished_game(game_id, config, seats, created, count, turn, abandoned)
 
     def load_game(self, game_id: str):
-        row = self._conn.execute(f"SELECT {self._COLUMNS} FROM games WHERE game_id = ?",
-                                 (game_id,)).fetchone()
+        try:
+            row = self._conn.execute(f"SELECT {self._COLUMNS} FROM games WHERE game_id = ?",
+                                     (game_id,)).fetchone()
+        except sqlite3.OperationalError:   # locked, out of room: may pass
+            raise
+        except sqlite3.DatabaseError as e:   # a damaged file: this game is reported, kept
+            return BrokenGame(game_id, f"its row cannot be read ({e})")
         return None if row is None else self._read_game(row)
 
     def _read_game(self, row):

@@ -527,7 +527,8 @@ class PostgresStorage:
         """Call ``told(game_id, number)`` (in a thread of its own) for every answer another
         server stores (number -1: a game ended as abandoned), and ``told(None, -1)`` each time
         the listening connection is made again after a failure: anything may have changed
-        meanwhile. Runs until `close`. Returns once listening (so that nothing stored after
+        meanwhile (and the pool's idle connections are checked first: those a database
+        restart ended are replaced, so that the next call does not fail on one). Runs until `close`. Returns once listening (so that nothing stored after
         it returns is missed); StorageError when the first connection fails."""
         listening = threading.Event()
         first_error: list = []
@@ -540,7 +541,8 @@ class PostgresStorage:
                                          connect_timeout=self._connect_timeout) as conn:
                         conn.execute(f"LISTEN {CHANNEL}")
                         listening.set()
-                        if failed:
+                        if failed:   # the database is back (restarted, perhaps)
+                            self._pool.check()   # its idle connections the restart ended: new
                             told(None, -1)
                             failed = False
                         while not self._closing.is_set():

@@ -35,6 +35,9 @@ PLAY_BACKLOG = 64
 SEATS_BACKLOG = 1024
 STALLED = ("the stream ended: you sent answers and did not read their outcomes for {:.0f} s "
            "(the server holds at most {} unsent for a stream); read the stream as you send")
+# After a Play stream's game_over, how long it waits for the client to close its side, giving
+# each answer that arrives meanwhile (sent before the client saw the end) its outcome.
+END_GRACE = 5.0
 
 
 class Undecodable:
@@ -56,7 +59,7 @@ class PlayStream:
     """What a Play stream's reading side tells its writing side: outcomes of answers to send,
     a malformed message that ends the stream, the client's end of sending."""
 
-    __slots__ = ("wake", "outcomes", "fatal", "finished", "batched", "room")
+    __slots__ = ("wake", "outcomes", "fatal", "finished", "batched", "room", "applying")
 
     def __init__(self, batched: bool):
         self.batched = batched       # PlayStart.batched
@@ -66,6 +69,7 @@ class PlayStream:
         self.outcomes: list = []     # (sequence, None) applied, or (sequence, ServiceError)
         self.fatal: Optional[tuple] = None   # (status code, message) to end the stream with
         self.finished = False
+        self.applying = False        # an answer read is being applied: its outcome is to come
 
     def set(self) -> None:   # a watcher of its game
         self.wake.set()
@@ -218,7 +222,8 @@ class Streams:
     (as the RPCs do: caught up with the database when servers share it), answers go through
     ``answering``, and ``stopping`` ends every stream UNAVAILABLE. Servers sharing a database:
     ``fresh_many`` catches up the games of many seats added at once, all together, and then
-    ``find`` (no catching up again) finds each."""
+    ``find`` (no catching up again) finds each; a seat whose game could not be caught up is
+    refused with the reason (`_found`)."""
 
     def __init__(self, lookup, answering: Answering, stopping: asyncio.Event,
                  stall_timeout: float = 60.0, fresh_many=None, find=None):
@@ -263,6 +268,9 @@ class Streams:
                     await context.abort(grpc.StatusCode.FAILED_PRECONDITION,
                                         abandoned_message(game))
                 state = game.state
+                if play is not None and play.applying and dominion.pending(state) is None:
+                    await wake.wait()   # the outcome of an answer in flight goes before the end
+                    continue
                 if play is not None and play.batched and not play.must_send(state, seat,
                                                                             sent_decision):
                     if play.finished:
@@ -295,6 +303,9 @@ class Streams:
                     update.game_over.scores.extend(dominion.score(state))
                     update.game_over.winners.extend(dominion.winners(state))
                     yield update
+                    if play is not None:
+                        async for late in self._late_outcomes(play, message):
+                            yield late
                     return
                 if seat is not None and decision.player == seat and number != sent_decision:
                     sent_decision = number
@@ -324,6 +335,26 @@ class Streams:
         finally:
             game.watchers.discard(watcher)
 
+    async def _late_outcomes(self, play: PlayStream, message):
+        """After a Play stream's end was sent: the outcome of each answer read until the
+        client closes its side (its answers sent before it saw the end), for `END_GRACE`
+        seconds at most, or until the server stops. Every answer read gets exactly one
+        outcome."""
+        deadline = asyncio.get_running_loop().time() + END_GRACE
+        while True:
+            play.wake.clear()
+            while play.outcomes:
+                yield play.outcome(message())
+            if (play.finished and not play.applying) or self.stopping.is_set():
+                return
+            left = deadline - asyncio.get_running_loop().time()
+            if left <= 0:
+                return
+            try:
+                await asyncio.wait_for(play.wake.wait(), left)
+            except asyncio.TimeoutError:
+                pass
+
     async def read_answers(self, requests, game: Game, seat: int, play: PlayStream, context):
         """Play's reading side: applies each answer (`Answering.apply`), and hands its outcome
         to the writing side (`follow`). A malformed message ends the stream; so does a client
@@ -344,8 +375,13 @@ class Streams:
                         "the message is empty: send PlayRequest.answer (or start, first)")
                 sequence = request.answer.sequence
                 item = Pending(game, seat, request.answer, lambda: play.accept(sequence))
-                # Shielded: a client hanging up must not leave a stored answer unapplied.
-                await asyncio.shield(self.answering.apply([item]))
+                play.applying = True
+                try:
+                    # Shielded: a client hanging up must not leave a stored answer unapplied.
+                    await asyncio.shield(self.answering.apply([item]))
+                finally:
+                    play.applying = False
+                    play.wake.set()
                 if item.error is not None:
                     play.refuse(sequence, item.error)
         except asyncio.CancelledError:
@@ -419,8 +455,8 @@ class Streams:
                                        f"message, not {entries}")
                 lookup = self.lookup
                 if self.fresh_many is not None and len(request.add) > 1:
-                    await self.fresh_many([start.game_id for start in request.add])
-                    lookup = self.find
+                    lookup = self._found(await self.fresh_many(
+                        [start.game_id for start in request.add]))
                 for start in request.add:
                     if start.ref in stream.seats:
                         return stream.fail(f"ref {start.ref} is in use by a seat of this stream "
@@ -454,6 +490,16 @@ class Streams:
                 self._spawn(self._seats_answers(starting, stream))
             stream.finished = True
             stream.wake.set()
+
+    def _found(self, failed: dict):
+        """The lookup of the games `fresh_many` has just caught up: ``find`` (no catching up
+        again), or the refusal of a game it could not catch up (``failed``, by id)."""
+        async def lookup(game_id: str) -> Game:
+            error = failed.get(game_id)
+            if error is not None:
+                raise error
+            return await self.find(game_id)
+        return lookup
 
     async def _add_seat(self, stream: SeatsStream, start, lookup) -> None:
         """Put a seat on the stream, or refuse it alone (SeatUpdate.closed), as Play would."""

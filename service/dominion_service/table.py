@@ -129,6 +129,16 @@ class Game:
         return None
 
 
+def unreadable(game_id: str, error: Optional[BaseException] = None) -> ServiceError:
+    """The refusal of a call about a game the database could not give (it is away): logged
+    with what went wrong (``error``, else the exception being handled), UNAVAILABLE for the
+    caller, who tries again."""
+    log.warning("game %s could not be read from the database", game_id,
+                exc_info=error if error is not None else True)
+    return ServiceError(grpc.StatusCode.UNAVAILABLE,
+                        f"game {game_id} could not be read from the database; try again")
+
+
 def abandoned_message(game: Game) -> str:
     return (f"game {game.id} was ended as abandoned: nobody answered for too long; its "
             "record is kept (GetRecord)")

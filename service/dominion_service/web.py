@@ -14,6 +14,7 @@ import contextlib
 import logging
 import re
 import socket
+import ssl
 from pathlib import Path
 from typing import NamedTuple, Optional
 
@@ -31,9 +32,9 @@ from starlette.staticfiles import StaticFiles
 from dominion_proto import dominion_pb2 as pb
 from dominion_proto.dominion_connect import DominionServiceASGIApplication
 
-from .limits import ServiceOptions
+from .limits import ServiceOptions, TrustedProxies
 from .logs import rate_limited
-from .server import FORWARDING_HEADERS, TOKEN_METADATA, DominionService, fault_guard
+from .server import TOKEN_METADATA, DominionService, fault_guard
 
 log = logging.getLogger("dominion_service")
 
@@ -85,14 +86,14 @@ class _ConnectContext:
     """What the gRPC handlers ask of their context, answered from a Connect request: the seat
     token (header ``x-seat-token``), the client's address, and a refusal as a ConnectError."""
 
-    def __init__(self, ctx):
+    def __init__(self, ctx, forwarded_header: str):
         self._ctx = ctx
+        self._names = (TOKEN_METADATA, forwarded_header)
 
     def invocation_metadata(self):
-        """The seat token, and the forwarding headers (read only from a trusted proxy)."""
+        """The seat token, and the forwarding header (read only from a trusted proxy)."""
         headers = self._ctx.request_headers()
-        return tuple((name, value) for name in (TOKEN_METADATA,) + FORWARDING_HEADERS
-                     for value in headers.getall(name))
+        return tuple((name, value) for name in self._names for value in headers.getall(name))
 
     def peer(self) -> str:
         address = self._ctx.client_address() or ""
@@ -111,22 +112,23 @@ class ConnectDoor:
     def __init__(self, service: DominionService):
         for method in pb.DESCRIPTOR.services_by_name["DominionService"].methods:
             handler = fault_guard(getattr(service, method.name), method.server_streaming)
+            header = service.proxies.header
             if method.client_streaming:
                 door = _full_duplex_only(method.name)
             else:
-                door = _streaming(handler) if method.server_streaming else _unary(handler)
+                door = (_streaming if method.server_streaming else _unary)(handler, header)
             setattr(self, _snake_case(method.name), door)
 
 
-def _unary(handler):
+def _unary(handler, header: str):
     async def call(request, ctx):
-        return await handler(request, _ConnectContext(ctx))
+        return await handler(request, _ConnectContext(ctx, header))
     return call
 
 
-def _streaming(handler):
+def _streaming(handler, header: str):
     async def call(request, ctx):
-        async for reply in handler(request, _ConnectContext(ctx)):
+        async for reply in handler(request, _ConnectContext(ctx, header)):
             yield reply
     return call
 
@@ -226,7 +228,8 @@ class RunningWeb(NamedTuple):
 # tries per wake-up; on Python 3.11 each that fails for want of files schedules its own retry
 # (gh-151615), so a small backlog bounds that work when the process is out of files.
 ACCEPT_BACKLOG = 128
-# Headers larger than this end the connection (h11's bound on an incomplete request head).
+# A request head larger than this is refused (400) and its connection closed, however it
+# arrives: h11 bounds a head still incomplete, `_bounded_heads` one that came whole.
 MAX_HEADER_BYTES = 16 * 1024
 _BUSY_TEXT = b"this server has its most connections open; try again shortly\n"
 _BUSY = (b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain; charset=utf-8\r\n"
@@ -234,37 +237,111 @@ _BUSY = (b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain; charset
          b"content-length: %d\r\n\r\n%s" % (len(_BUSY_TEXT), _BUSY_TEXT))
 
 
-def guarded_protocol(max_connections: int, idle_timeout: float):
-    """uvicorn's HTTP/1.1 protocol with the two guards it lacks. (1) At most
-    ``max_connections`` open: a connection past it gets a 503 at once and is closed, so the
-    process never runs out of files and no open connection is failed for a newcomer (uvicorn's
-    own ``limit_concurrency`` answers 503 to requests of connections already open). (2) A
+def head_size(request: h11.Request) -> int:
+    """The bytes of a parsed request head as sent (near enough: h11 trims spaces)."""
+    return (len(request.method) + len(request.target) + len(b"  HTTP/1.1\r\n\r\n") +
+            sum(len(name) + len(value) + 4 for name, value in request.headers))
+
+
+def _bounded_heads(conn: h11.Connection) -> None:
+    """Make ``conn`` refuse a request head over `MAX_HEADER_BYTES` that arrived whole (h11's
+    own bound is on a head still incomplete), as h11 refuses one that is too long: a
+    RemoteProtocolError, which uvicorn answers with 400 and a closed connection."""
+    next_event = conn.next_event
+
+    def checked():
+        event = next_event()
+        if isinstance(event, h11.Request) and head_size(event) > MAX_HEADER_BYTES:
+            raise h11.RemoteProtocolError("request head too large", error_status_hint=431)
+        return event
+    conn.next_event = checked
+
+
+def guarded_protocol(options: ServiceOptions, tls: Optional[ssl.SSLContext] = None,
+                     proxies: Optional[TrustedProxies] = None):
+    """uvicorn's HTTP/1.1 protocol with the two guards it lacks (and a bound on request heads
+    that arrive whole: `_bounded_heads`), over TLS when ``tls`` is given. (1) At most
+    ``options.max_connections`` open, and `max_connections_per_address` from one address
+    (``proxies``, trusted, are not counted): a connection past either gets a 503 at once and
+    is closed, so the process never runs out of files, one address cannot take every slot,
+    and no open connection is failed for a newcomer (uvicorn's own ``limit_concurrency``
+    answers 503 to requests of connections already open). (2) A
     connection with no request under way, or whose request head or body is still coming,
     after ``idle_timeout`` seconds, is closed (uvicorn's keep-alive timeout starts only after
     a first response, and stops at the first byte of the next request: idle and slowloris
-    connections would stay forever)."""
+    connections would stay forever). Both hold from the connection's first moment: over TLS
+    the protocol makes the handshake itself (`_handshake`), so a connection is counted, and
+    timed, while it is under way (with TLS done by the server, a connection is seen only once
+    its handshake is over, and one that never sends a ClientHello waited 60 s uncounted)."""
     from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    max_connections = options.max_connections
+    per_address = options.max_connections_per_address
+    idle_timeout = options.idle_timeout
+    held: dict = {}   # address -> its connections open (counted ones)
 
     class GuardedH11(H11Protocol):
         _refused = False
+        _address = None        # counted against `per_address` under this address
         _guard = None          # the idle check's timer
         _checked = None        # the request cycle seen at the last check
+        _early = None          # TLS: what came right after the handshake, before its end ran
 
         def connection_made(self, transport):
-            if len(self.connections) >= max_connections:
+            peer = transport.get_extra_info("peername")
+            address = peer[0] if isinstance(peer, tuple) and peer else None
+            if proxies is not None and address is not None and proxies.trusts(address):
+                address = None   # a proxy holds many clients' connections
+            full = len(self.connections) >= max_connections
+            if full or (address is not None and held.get(address, 0) >= per_address):
                 self._refused = True
                 self.transport = transport
-                transport.write(_BUSY)
+                if tls is None:   # over TLS a reply in clear would be noise: closed
+                    transport.write(_BUSY)
                 transport.close()
-                log.warning("web door: %d connections open, its maximum; refusing new ones",
-                            len(self.connections))
+                if full:
+                    log.warning("web door: %d connections open, its maximum; refusing new "
+                                "ones", len(self.connections))
+                else:
+                    log.warning("web door: %d connections open from %s, its maximum for "
+                                "one address; refusing new ones", per_address, address)
                 return
-            super().connection_made(transport)
+            if address is not None:
+                self._address = address
+                held[address] = held.get(address, 0) + 1
+            _bounded_heads(self.conn)
             self._checked = self.cycle
             self._guard = self.loop.call_later(idle_timeout, self._check)
+            if tls is None:
+                super().connection_made(transport)
+                return
+            self.connections.add(self)   # counted, and timed by `_check`, from now on
+            self.transport = transport
+            self._early = []
+            transport.pause_reading()   # until the handshake reads it
+            self.loop.create_task(self._handshake(transport))
+
+        async def _handshake(self, transport) -> None:
+            try:
+                secure = await self.loop.start_tls(transport, self, tls, server_side=True,
+                                                   ssl_handshake_timeout=idle_timeout)
+            except Exception:   # failed, timed out, or closed by `_check`
+                secure = None
+            if secure is None or transport.is_closing():
+                transport.close()
+                self.connections.discard(self)
+                self._guard.cancel()
+                self._uncount()
+                return
+            super().connection_made(secure)
+            early, self._early = self._early, None
+            for data in early:
+                super().data_received(data)
 
         def data_received(self, data: bytes) -> None:
-            if not self._refused:
+            if self._early is not None:   # the request may come before `_handshake` resumes
+                self._early.append(data)
+            elif not self._refused:
                 super().data_received(data)
 
         def connection_lost(self, exc) -> None:
@@ -272,7 +349,19 @@ def guarded_protocol(max_connections: int, idle_timeout: float):
                 return
             if self._guard is not None:
                 self._guard.cancel()
+            self._uncount()
+            if self._early is not None:   # lost in the handshake: `_handshake` ends it
+                self.connections.discard(self)
+                return
             super().connection_lost(exc)
+
+        def _uncount(self) -> None:
+            address, self._address = self._address, None
+            if address is not None:
+                if held[address] <= 1:
+                    del held[address]
+                else:
+                    held[address] -= 1
 
         def _check(self) -> None:
             """Close the connection unless a request is under way whose head and body are
@@ -313,17 +402,19 @@ async def start_web(service: DominionService, host: str = "127.0.0.1", port: int
     sock.setblocking(False)
     bound = sock.getsockname()[1]
     rate_limited()
-    certfile, keyfile = tls if tls is not None else (None, None)
+    context = None
+    if tls is not None:   # the handshake is the protocol's (`guarded_protocol`)
+        context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+        context.load_cert_chain(*tls)
     # The client's address is the connection's, or a trusted proxy's word for it (read by the
     # service from the forwarding headers, `server.client_address`): uvicorn's own reading of
     # X-Forwarded-For (which by default trusts 127.0.0.1) is off.
     config = uvicorn.Config(
         web_app(service), lifespan="off", log_level="warning", access_log=False,
         timeout_graceful_shutdown=1, proxy_headers=False, server_header=False,
-        http=guarded_protocol(options.max_connections, options.idle_timeout),
+        http=guarded_protocol(options, context, service.proxies),
         timeout_keep_alive=min(5, max(1, int(options.idle_timeout))),
-        h11_max_incomplete_event_size=MAX_HEADER_BYTES, backlog=ACCEPT_BACKLOG,
-        ssl_certfile=certfile, ssl_keyfile=keyfile)
+        h11_max_incomplete_event_size=MAX_HEADER_BYTES, backlog=ACCEPT_BACKLOG)
     server = uvicorn.Server(config)
 
     async def serve():

@@ -93,6 +93,78 @@ def test_idle_and_slowloris_connections_are_closed_in_bounded_time():
         assert status == 200 and reply["bots"]
 
 
+@pytest.mark.parametrize("pieces", [1, 60])
+def test_a_request_head_over_16_kib_is_refused_however_it_arrives(pieces):
+    """A 60 KiB request head sent in one write, or in 60 pieces, is refused (400) and its
+    connection closed; a head just under the limit is served."""
+    from dominion_service.web import MAX_HEADER_BYTES
+
+    def send_head(server, padding: int) -> bytes:
+        head = (b"POST /dominion.v1.DominionService/ListBots HTTP/1.1\r\nHost: x\r\n"
+                b"Content-Type: application/json\r\nContent-Length: 2\r\n"
+                b"X-Pad: " + b"a" * padding + b"\r\n\r\n{}")
+        with socket.create_connection(("127.0.0.1", server.web_port)) as sock:
+            step = -(-len(head) // pieces)
+            try:
+                for i in range(0, len(head), step):
+                    sock.sendall(head[i:i + step])
+                    if pieces > 1:
+                        time.sleep(0.005)
+            except (BrokenPipeError, ConnectionResetError):   # refused before its end
+                pass
+            sock.settimeout(5)
+            reply = b""
+            while True:
+                try:
+                    data = sock.recv(65536)
+                except (socket.timeout, ConnectionResetError):
+                    break
+                reply += data
+                if not data or b"\r\n\r\n" in reply and b"{" in reply:
+                    break
+            return reply
+
+    with LocalServer(SqliteStorage(":memory:"), options=options(), web_port=0) as server:
+        refused = send_head(server, 60 * 1024)
+        assert refused.startswith(b"HTTP/1.1 400") or refused == b"", refused[:200]
+        assert send_head(server, MAX_HEADER_BYTES - 512).startswith(b"HTTP/1.1 200")
+
+
+def _from(address: str, port: int) -> socket.socket:
+    """A connection to 127.0.0.1:``port`` from ``address`` (another of the loopback range)."""
+    return socket.create_connection(("127.0.0.1", port), source_address=(address, 0))
+
+
+@pytest.mark.parametrize("trusted", [False, True])
+def test_one_address_cannot_take_every_connection_of_the_web_door(trusted):
+    """With 5 connections a address: an address holding 5 idle connections gets a 503 for a
+    sixth at once, while another address is served; a trusted proxy's connections (many
+    clients') are not capped."""
+    with LocalServer(SqliteStorage(":memory:"), web_port=0, options=options(
+            max_connections_per_address=5,
+            trusted_proxies=("127.0.0.1",) if trusted else ())) as server:
+        held = [_from("127.0.0.1", server.web_port) for _ in range(5)]
+        try:
+            time.sleep(0.2)
+            sixth = _from("127.0.0.1", server.web_port)
+            sixth.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+            sixth.settimeout(5)
+            reply = sixth.recv(4096)
+            sixth.close()
+            assert reply.startswith(b"HTTP/1.1 200" if trusted else b"HTTP/1.1 503"), reply
+            other = _from("127.0.0.2", server.web_port)
+            other.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+            other.settimeout(5)
+            assert other.recv(4096).startswith(b"HTTP/1.1 200")
+            other.close()
+        finally:
+            for s in held:
+                s.close()
+        time.sleep(0.2)   # closed: the address has its slots again
+        status, _ = call(web_base(server), "ListBots", {})
+        assert status == 200
+
+
 def test_connections_past_the_cap_are_refused_at_once_and_open_ones_still_served(kingdom):
     with LocalServer(SqliteStorage(":memory:"), options=options(max_connections=6),
                      web_port=0) as server, connect(server.target) as client:
@@ -283,8 +355,17 @@ def test_trusted_proxies_name_the_client_only_when_the_peer_is_one():
     assert proxies.client("127.0.0.1", chain) == "1.2.3.4"
     forwarded = {"forwarded": 'for=6.6.6.6, for="[2001:db8::1]:4711";proto=https',
                  "x-forwarded-for": "7.7.7.7"}.get
-    assert proxies.client("127.0.0.1", forwarded) == "2001:db8::1"
-    assert proxies.client("127.0.0.1", {"forwarded": "for=_hidden"}.get) == "127.0.0.1"
+    # One header is read, X-Forwarded-For unless the operator names another: a Forwarded
+    # header a client wrote (and a proxy passed through) is not.
+    assert proxies.client("127.0.0.1", forwarded) == "7.7.7.7"
+    rfc = TrustedProxies(["127.0.0.1"], "Forwarded")
+    assert rfc.client("127.0.0.1", forwarded) == "2001:db8::1"
+    assert rfc.client("127.0.0.1", {"forwarded": "for=_hidden"}.get) == "127.0.0.1"
+    assert rfc.client("127.0.0.1", {"x-forwarded-for": "7.7.7.7"}.get) == "127.0.0.1"
+    real = TrustedProxies(["127.0.0.1"], "X-Real-IP")
+    assert real.client("127.0.0.1", {"x-real-ip": "8.8.8.8", **{}}.get) == "8.8.8.8"
+    with pytest.raises(ValueError, match="not a header name"):
+        TrustedProxies(["127.0.0.1"], "X-Forwarded-For: 1.2.3.4")
 
 
 def _create_with(base: str, forwarded: dict) -> int:
@@ -315,18 +396,39 @@ def test_forwarding_headers_are_ignored_by_default_on_both_doors():
 
 
 def test_forwarding_headers_name_the_client_behind_a_trusted_proxy():
+    """Behind a trusted proxy that sets X-Forwarded-For (as nginx does, passing the client's
+    own Forwarded header through), a client that writes a new Forwarded header each time is
+    still one client, at a limit of 1 game, on both doors; an operator whose proxy sets
+    Forwarded names it, and then X-Forwarded-For is what is ignored."""
     with LocalServer(SqliteStorage(":memory:"),
                      options=options(max_games_per_client=1, trusted_proxies=("127.0.0.1",)),
                      web_port=0) as server:
         base = web_base(server)
         assert _create_with(base, {"X-Forwarded-For": "1.1.1.1"}) == 200
         assert _create_with(base, {"X-Forwarded-For": "1.1.1.1"}) == 429
-        assert _create_with(base, {"Forwarded": "for=2.2.2.2"}) == 200
+        for n in range(3):
+            assert _create_with(base, {"X-Forwarded-For": "1.1.1.1",
+                                       "Forwarded": f"for=9.9.9.{n}"}) == 429
         stub = pb_grpc.DominionServiceStub(grpc.insecure_channel(server.target))
         stub.CreateGame(pb.CreateGameRequest(seats=[pb.SeatSpec(name="A")] * 2),
                         metadata=(("x-forwarded-for", "3.3.3.3"),))
-        assert {g.creator for g in server.service.games.values()} == {
-            "1.1.1.1", "2.2.2.2", "3.3.3.3"}
+        for n in range(3):
+            with pytest.raises(grpc.RpcError) as refused:
+                stub.CreateGame(pb.CreateGameRequest(seats=[pb.SeatSpec(name="A")] * 2),
+                                metadata=(("x-forwarded-for", "3.3.3.3"),
+                                          ("forwarded", f"for=9.9.8.{n}")))
+            assert refused.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+        assert {g.creator for g in server.service.games.values()} == {"1.1.1.1", "3.3.3.3"}
+    with LocalServer(SqliteStorage(":memory:"),
+                     options=options(max_games_per_client=1, trusted_proxies=("127.0.0.1",),
+                                     forwarded_header="forwarded"),
+                     web_port=0) as server:
+        base = web_base(server)
+        assert _create_with(base, {"Forwarded": "for=2.2.2.2", "X-Forwarded-For": "1.1.1.1"}) \
+            == 200
+        assert _create_with(base, {"Forwarded": "for=2.2.2.2", "X-Forwarded-For": "1.1.1.2"}) \
+            == 429
+        assert {g.creator for g in server.service.games.values()} == {"2.2.2.2"}
 
 
 def test_the_per_client_limit_holds_across_a_restart(tmp_path, kingdom):
@@ -361,6 +463,11 @@ def test_a_game_with_no_answer_for_too_long_ends_as_abandoned(tmp_path, kingdom)
             seat.answer(decision, END_THE_PHASE)
         assert refused.value.code() == grpc.StatusCode.FAILED_PRECONDITION
         assert "abandoned" in refused.value.details()
+        for view in (seat.view_message(), client.spectate(game.game_id).view_message()):
+            # over, with nothing pending and no scores: it did not end by the rules
+            assert view.game_over and not view.HasField("decision"), view
+            assert not view.HasField("waiting_for") and not view.HasField("waiting"), view
+            assert not view.scores and not view.winners, view
         assert client.record(game.game_id).config.seed == 3   # its record is public now
         client.create_game(["C", "D"], kingdom=list(kingdom))   # its slot is free
     with LocalServer(SqliteStorage(db), options=options(abandon_after=0)) as server:
@@ -407,6 +514,71 @@ def test_both_doors_speak_tls_with_the_operators_certificate(certificate, kingdo
             urllib.request.urlopen(f"http://127.0.0.1:{server.web_port}/", timeout=5).read()
 
 
+def test_silent_tls_connections_are_counted_and_closed_on_the_web_door(certificate):
+    """Over TLS, connections that never send a ClientHello count against the web door's cap
+    from their first moment (those past it are closed at once) and are closed after the idle
+    timeout (not asyncio's 60 s handshake timeout); the door serves HTTPS after them."""
+    cert, key = certificate
+    with LocalServer(SqliteStorage(":memory:"), web_port=0, tls=(cert, key),
+                     options=options(max_connections=8, idle_timeout=2.0)) as server:
+        silent = [socket.create_connection(("127.0.0.1", server.web_port)) for _ in range(12)]
+        try:
+            time.sleep(0.3)
+            assert sum(closed_by_server(s, 0.1) for s in silent) >= 4   # past the cap
+            assert all(closed_by_server(s, 4.0) for s in silent)   # the idle timeout
+        finally:
+            for s in silent:
+                s.close()
+        context = ssl.create_default_context(cafile=cert)
+        with urllib.request.urlopen(server.web_url, context=context, timeout=10) as page:
+            assert b"app.js" in page.read()
+
+
+def test_a_tls_key_of_another_certificate_or_not_a_key_is_refused_naming_the_files(
+        certificate, tmp_path):
+    """`dominion serve` with a key that is not its certificate's, or a PEM file that is no
+    key: one line that says so and names the files (not 'cannot listen ... in use'), exit 2."""
+    from tests.service.test_serve_command import dominion as run_dominion
+    from tests.service.test_serve_command import refused
+
+    cert, key = certificate
+    other = tmp_path / "other"
+    other.mkdir()
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt",
+                    "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1", "-subj",
+                    "/CN=other", "-keyout", str(other / "key.pem"), "-out",
+                    str(other / "cert.pem")], check=True, capture_output=True)
+    db = str(tmp_path / "games.db")
+    refused(run_dominion("serve", "--port", "0", "--no-web", "--db", db, "--tls-cert", cert,
+                         "--tls-key", str(other / "key.pem")),
+            "does not match", cert, str(other / "key.pem"))
+    refused(run_dominion("serve", "--port", "0", "--no-web", "--db", db, "--tls-cert", cert,
+                         "--tls-key", cert), "cannot be used", cert)
+
+
+def test_grpc_core_lines_for_failed_tls_handshakes_go_through_the_rate_limit(certificate):
+    """`dominion serve` over TLS sent 100 plaintext requests: gRPC's C core logs a line for
+    each failed handshake on its own, and at most `logs.BURST` of them reach stderr."""
+    from dominion_service.logs import BURST
+    from tests.service.test_serve_command import start_serve
+
+    cert, key = certificate
+    proc, address = start_serve("--no-web", "--db", ":memory:", "--tls-cert", cert,
+                                "--tls-key", key)
+    host, port = address.rsplit(":", 1)
+    try:
+        for _ in range(100):
+            with socket.create_connection((host, int(port))) as sock:
+                sock.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+                closed_by_server(sock, 2.0)
+        time.sleep(0.3)
+    finally:
+        proc.terminate()
+        _, err = proc.communicate(timeout=15)
+    handshakes = [line for line in err.splitlines() if "andshake" in line]
+    assert 1 <= len(handshakes) <= BURST, err[-2000:]
+
+
 def test_the_web_door_sends_its_security_headers():
     with LocalServer(SqliteStorage(":memory:"), web_port=0) as server:
         base = web_base(server)
@@ -426,12 +598,37 @@ def test_the_web_door_sends_its_security_headers():
 
 # --- stopping --------------------------------------------------------------------------------------
 
+def _played_to_its_end(stub) -> pb.CreateGameResponse:
+    """A game of two network seats that big-money played to its end with SubmitAnswer."""
+    import dominion.bots
+    from dominion_client.convert import answer_to_pb, view_from_pb
+
+    game = stub.CreateGame(pb.CreateGameRequest(seats=[pb.SeatSpec(name="A"),
+                                                       pb.SeatSpec(name="B")]))
+    bots = [dominion.bots.make_bot("big-money", s) for s in (0, 1)]
+    while True:
+        public = stub.GetView(pb.GetViewRequest(game_id=game.game_id)).view
+        if public.game_over:
+            return game
+        seat = public.waiting_for
+        token = (("x-seat-token", game.seats[seat].token),)
+        msg = stub.GetView(pb.GetViewRequest(game_id=game.game_id), metadata=token).view
+        view = view_from_pb(msg)
+        answer = answer_to_pb(msg.decision.WhichOneof("kind"),
+                              bots[seat].answer(view.decision, view), msg.decision.sequence)
+        stub.SubmitAnswer(pb.SubmitAnswerRequest(game_id=game.game_id, answer=answer),
+                          metadata=token)
+
+
 def test_sigterm_ends_the_server_within_a_second_when_no_answer_is_in_flight():
+    """Also with a Play stream whose game is over and whose client keeps its side open (the
+    stream waits for late answers then, 5 s at most)."""
     proc, port, web_port = start_serve()
     try:
         stub = pb_grpc.DominionServiceStub(grpc.insecure_channel(f"127.0.0.1:{port}"))
         game = stub.CreateGame(pb.CreateGameRequest(seats=[pb.SeatSpec(name="A"),
                                                            pb.SeatSpec(name="B")]))
+        over = _played_to_its_end(stub)
         streams = [stub.StreamEvents(pb.StreamEventsRequest(game_id=game.game_id))
                    for _ in range(3)]
         hold = threading.Event()
@@ -442,6 +639,13 @@ def test_sigterm_ends_the_server_within_a_second_when_no_answer_is_in_flight():
         play = stub.Play(start_then_wait(), metadata=(("x-seat-token", game.seats[0].token),))
         next(streams[0])
         next(play)
+
+        def start_after_the_end():
+            yield pb.PlayRequest(start=pb.PlayStart(game_id=over.game_id))
+            hold.wait(20)
+        ended = stub.Play(start_after_the_end(),
+                          metadata=(("x-seat-token", over.seats[0].token),))
+        assert next(ended).HasField("game_over")
         idle = [socket.create_connection(("127.0.0.1", door)) for door in (port, web_port)]
         time.sleep(0.3)
         start = time.monotonic()
@@ -460,6 +664,7 @@ def test_sigterm_ends_the_server_within_a_second_when_no_answer_is_in_flight():
 
 @pytest.mark.parametrize("flags, words", [
     (["--trusted-proxy", "not-an-address"], "--trusted-proxy"),
+    (["--forwarded-header", "X-Forwarded-For:"], "--forwarded-header"),
     (["--tls-cert", "cert.pem"], "--tls-key"),
     (["--idle-timeout", "0"], "--idle-timeout"),
 ])

@@ -229,7 +229,9 @@ def test_per_client_limits_are_counted_in_the_database_for_all_servers(pg_url):
         refused_with(c1, "10.0.0.2", "at most 2 games a minute", bots=True)
         create(c1, "10.0.0.3")
         refused_with(c2, "10.0.0.4", "maximum of 3 games")
-        assert len(c1.list_games(include_finished=True)) == 5
+        # The first server learns of the second's games when it is told (NOTIFY), not at once.
+        wait_for(lambda: len(c1.list_games(include_finished=True)) == 5, 5,
+                 "the first server to list the five games")
 
 
 def children_of(pid: int) -> list:

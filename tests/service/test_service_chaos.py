@@ -1,8 +1,9 @@
 """Chaos: three `dominion serve --shared` on one PostgreSQL database, 30 games of network bots
 (each client given the three addresses), one server at random killed (SIGKILL) and started
-again about every second for 30 s. Every game finishes; no acknowledged answer is lost; no
-decision is acknowledged twice; every spectator stream (moving among the servers as they die,
-resuming from its next event) saw the events gapless, the same as the record's."""
+again about every second for 30 s, and the database itself stopped for 2 s twice meanwhile.
+Every game finishes; no acknowledged answer is lost; no decision is acknowledged twice; every
+spectator stream (moving among the servers as they die, resuming from its next event) saw the
+events gapless, the same as the record's."""
 from __future__ import annotations
 
 import os
@@ -27,6 +28,8 @@ GAMES = 30
 CHAOS_SECONDS = 30.0
 TIME_LIMIT = 90.0     # from the start of play to the end of every game
 THINK = 0.22          # seconds a bot thinks per answer: the games (about 130 decisions) last through the chaos
+OUTAGES = (10.0, 20.0)   # seconds into the chaos at which the database stops ...
+OUTAGE = 2.0             # ... for this long (the servers stay up, their clients retry)
 
 
 class Server:
@@ -80,7 +83,7 @@ def follow(client, game_id: str, out: list) -> None:
                 time.sleep(0.1)
 
 
-def test_three_servers_one_killed_every_second_lose_nothing(pg_url):
+def test_three_servers_one_killed_every_second_lose_nothing(postgres, pg_url):
     rng = random.Random(22)
     servers = [Server(free_port(), pg_url) for _ in range(SERVERS)]
     for server in servers:
@@ -117,10 +120,18 @@ def test_three_servers_one_killed_every_second_lose_nothing(pg_url):
                                                 daemon=True))
         for t in threads:
             t.start()
-        kills = during_play = 0
+        kills = during_play = outages = 0
         while time.monotonic() - started < CHAOS_SECONDS:   # a start takes most of a second
             time.sleep(rng.uniform(0.1, 0.4))
             during_play += any(t.is_alive() for t in threads)
+            if outages < len(OUTAGES) and time.monotonic() - started >= OUTAGES[outages]:
+                postgres.stop()   # no server is started meanwhile: a start needs it
+                try:
+                    time.sleep(OUTAGE)
+                finally:
+                    postgres.start()
+                outages += 1
+                continue
             victim = rng.choice(servers)
             victim.kill()
             kills += 1
@@ -129,7 +140,8 @@ def test_three_servers_one_killed_every_second_lose_nothing(pg_url):
             t.join(max(1.0, TIME_LIMIT - (time.monotonic() - started)))
         assert not errors, errors[:5]
         assert not any(t.is_alive() for t in threads), "a game did not finish in time"
-        assert kills >= 20 and during_play >= kills - 2, (kills, during_play)
+        assert outages == len(OUTAGES) and kills >= 12, (outages, kills)
+        assert during_play >= kills + outages - 2, (kills, during_play)
         with connect(",".join(targets)) as reader:
             for game in games:
                 record = reader.record(game.game_id)

@@ -308,3 +308,125 @@ def test_group_commit_stores_each_row_or_returns_its_error(kingdom):
     assert isinstance(errors[1], AnswerConflict)      # the duplicate only
     assert "stored first" in str(errors[1])
     assert store.load_game("g").answers == ((0, move), (1, move))
+
+
+def one_answer_from_the_end(client, kingdom, seed):
+    """A game of two network seats played by big-money (answers sent with SubmitAnswer) up
+    to its last decision: (game, the seat that answers it, the answer that ends the game)."""
+    game = client.create_game(["A", "B"], kingdom=kingdom, seed=seed)
+    state = dominion.new_game(dominion.make_config(("A", "B"), kingdom, None, seed))
+    bots = [dominion.bots.make_bot("big-money", s) for s in (0, 1)]
+    while True:
+        decision = dominion.pending(state)
+        seat = decision.player
+        answer = bots[seat].answer(decision, dominion.view(state, seat))
+        wire = answer_to_pb(decision.kind, answer, dominion.decision_number(state))
+        state = dominion.step(state, answer, seat)
+        if dominion.is_over(state):
+            return game, seat, wire
+        client.stub.SubmitAnswer(pb.SubmitAnswerRequest(game_id=game.game_id, answer=wire),
+                                 metadata=((TOKEN_METADATA, game.tokens[seat]),))
+
+
+def final_answer_on_two_play_streams(client, game, seat, final) -> list:
+    """The updates of two Play streams of ``seat`` that both send ``final`` and close."""
+    plays = [open_play(client, game, seat, from_event=0, batched=True) for _ in range(2)]
+    try:
+        for play in plays:
+            next_decision(play)
+        for play in plays:
+            play.send(final)
+        for play in plays:
+            play._requests.put(None)   # the client's side closed: the stream ends
+        return [list(iter(play.receive, None)) for play in plays]
+    finally:
+        for play in plays:
+            play.close()
+
+
+def final_answer_on_two_seats_streams(target, game, seat, final) -> list:
+    """The same on two PlaySeats streams, each playing the seat (ref 0)."""
+    from dominion_client.aio import SeatsStream
+
+    async def run() -> list:
+        async with AsyncClient(target) as client:
+            streams = [SeatsStream(client) for _ in range(2)]
+            try:
+                for stream in streams:
+                    stream.add(0, game.game_id, game.tokens[seat])
+                    await stream.flush()
+                for stream in streams:
+                    while not any(u.HasField("decision") for u in (await stream.read()).updates):
+                        pass
+                for stream in streams:
+                    stream._answers.append(pb.SeatAnswer(ref=0, answer=final))
+                    await stream.flush()
+                    await stream.close()
+                out = []
+                for stream in streams:
+                    updates = []
+                    while (response := await asyncio.wait_for(stream.read(), 10)) is not None:
+                        updates.extend(response.updates)
+                    out.append(updates)
+                return out
+            finally:
+                for stream in streams:
+                    stream.cancel()
+    return asyncio.run(run())
+
+
+@pytest.mark.parametrize("streams", ["Play", "PlaySeats"])
+def test_the_answer_that_ends_the_game_sent_on_two_streams_gets_one_outcome_on_each(
+        tmp_path, kingdom, streams):
+    """The seat's last answer sent on two streams at once (a database file: storing it takes
+    a while): one stream gets `accepted`, the other a refusal, each exactly once, and both
+    the game's end."""
+    from dominion_client.client import connect
+    from dominion_service.local import LocalServer
+
+    with LocalServer(SqliteStorage(str(tmp_path / "games.db"))) as server, \
+            connect(server.target) as client:
+        for seed in (61, 62, 63):
+            game, seat, final = one_answer_from_the_end(client, kingdom, seed)
+            updates = final_answer_on_two_play_streams(client, game, seat, final) \
+                if streams == "Play" else \
+                final_answer_on_two_seats_streams(server.target, game, seat, final)
+            outcomes = [[u.accepted if u.HasField("accepted") else u.refused.code
+                         for u in stream if u.HasField("accepted") or u.HasField("refused")]
+                        for stream in updates]
+            assert sorted(map(len, outcomes)) == [1, 1], outcomes
+            assert sorted(o[0] for o in outcomes) == sorted([final.sequence, ABORTED]), outcomes
+            assert all(any(u.HasField("game_over") for u in stream) for stream in updates)
+
+
+def test_a_client_following_150_seats_opens_another_connection_before_the_stream_limit(
+        server, kingdom):
+    """150 Play streams of one AsyncClient (the server takes 100 calls at once on one
+    connection): each gets its decision, and a GetView on the same client answers at once,
+    because the client opens another connection once one carries
+    `STREAMS_PER_CONNECTION` streams."""
+    from dominion_client.client import STREAMS_PER_CONNECTION
+    from dominion_service.server import MAX_CALLS_PER_CONNECTION
+
+    assert STREAMS_PER_CONNECTION < MAX_CALLS_PER_CONNECTION
+
+    async def run() -> None:
+        async with AsyncClient(server.target) as client:
+            reply = await client.stub.CreateGame(pb.CreateGameRequest(
+                seats=[pb.SeatSpec(name="A"), pb.SeatSpec(name="B")], cards=pb.KingdomCards(
+                    cards=list(kingdom)), seed=5, first_player=0))
+            game_id, token = reply.game_id, reply.seats[0].token
+            streams = [client.seat(game_id, token).decisions(batched=False)
+                       for _ in range(150)]
+            try:
+                for n, stream in enumerate(streams):
+                    pending = await asyncio.wait_for(stream.__anext__(), 5)
+                    assert pending.message.decision.sequence == 0, n
+                view = await client.stub.GetView(pb.GetViewRequest(game_id=game_id),
+                                                 timeout=5)
+                assert view.view.waiting_for == 0
+                assert len(client.servers.channels()) == 2
+            finally:
+                for stream in streams:
+                    await stream.aclose()
+    asyncio.run(run())

@@ -145,6 +145,27 @@ def test_after_the_database_restarts_one_write_fails_unstored_and_the_next_go_th
         storage.close()
 
 
+def test_shared_after_the_database_restarts_listening_again_replaces_the_ended_connections(
+        postgres, pg_url, kingdom):
+    """A shared storage hears that its listening connection was made again after a restart
+    (told(None, -1)); by then the pool's idle connections, which the restart ended, are
+    replaced: the next read goes through, where it failed once."""
+    storage = open_storage(pg_url, shared=True)
+    told = []
+    try:
+        storage.create_game(StoredGame("g", dominion.Config(("A", "B"), kingdom, 1, 0),
+                                       (SeatRecord("", ""),) * 2, 0.0))
+        storage.listen(lambda game_id, number: told.append((game_id, number)))
+        postgres.restart()
+        deadline = time.monotonic() + 15
+        while (None, -1) not in told:
+            assert time.monotonic() < deadline, "listening never came back"
+            time.sleep(0.05)
+        assert storage.load_game("g").game_id == "g"
+    finally:
+        storage.close()
+
+
 def stalled_backend(watcher: psycopg.Connection, conn: psycopg.Connection) -> int:
     """Once ``conn``'s backend has run what was sent and waits for more: its pid."""
     pid = conn.pgconn.backend_pid

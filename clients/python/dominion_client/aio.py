@@ -18,9 +18,9 @@ import grpc
 
 from dominion_proto import dominion_pb2 as pb
 
-from .client import (_STATUS, CHANNEL_OPTIONS, TOKEN_METADATA, AnswerRefused, DecisionTracker,
-                     GameResult, PendingDecision, PlayStreamEnded, Servers, channel_args,
-                     server_addresses)
+from .client import (_STATUS, CHANNEL_OPTIONS, SEPARATE, TOKEN_METADATA, AnswerRefused,
+                     DecisionTracker, GameResult, PendingDecision, PlayStreamEnded, Servers,
+                     channel_args, server_addresses)
 from .convert import answer_to_pb
 
 
@@ -32,11 +32,12 @@ class AsyncClient:
         for address in server_addresses(target):
             channel_args(address, ca_file)   # a bad address or CA file: ValueError now
 
-        def open_channel(address: str):
+        def open_channel(address: str, separate: bool = False):
             address, credentials = channel_args(address, ca_file)
-            return (grpc.aio.insecure_channel(address, options=CHANNEL_OPTIONS)
+            options = CHANNEL_OPTIONS + (SEPARATE if separate else ())
+            return (grpc.aio.insecure_channel(address, options=options)
                     if credentials is None else
-                    grpc.aio.secure_channel(address, credentials, options=CHANNEL_OPTIONS))
+                    grpc.aio.secure_channel(address, credentials, options=options))
         self.servers = Servers(target, open_channel)
 
     @property
@@ -101,7 +102,9 @@ class AsyncSeat:
         """My decisions until the game ends (then `result` is set), from where the last
         stream stopped. ``batched`` (the default here, for bots): PlayStart.batched, one
         message per decision."""
-        call = self._call = self.client.stub.Play(metadata=self.metadata)
+        stub, ended = self.client.servers.stream_stub()
+        call = self._call = stub.Play(metadata=self.metadata)
+        call.add_done_callback(ended)
         self._unread = []
         tracker = DecisionTracker(self, on_event)
         try:
@@ -173,7 +176,9 @@ class SeatsStream:
     """
 
     def __init__(self, client: AsyncClient):
-        self.call = client.stub.PlaySeats()
+        stub, ended = client.servers.stream_stub()
+        self.call = stub.PlaySeats()
+        self.call.add_done_callback(ended)
         self._adds: list = []
         self._answers: list = []
 

@@ -19,20 +19,25 @@ from .client import AnswerRefused, DecisionTracker, GameResult, PlayStreamEnded,
 RETRIED = (grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.CANCELLED,
            grpc.StatusCode.DEADLINE_EXCEEDED)
 _ABORTED = grpc.StatusCode.ABORTED.value[0]
+RECONNECT_FOR = 30.0   # seconds a bot runner keeps trying a server that broke
 
 
 class Reconnects:
-    """The one reconnect policy of the bot runners: a broken connection (`RETRIED`) is tried
-    again every 0.1 s for up to ``seconds`` since it last worked; any other error, or one past
-    that time, is raised."""
+    """The one reconnect policy of the bot runners: a broken connection or a server that
+    cannot serve for now (`RETRIED`: stopping, its database away) is tried again after 0.1 s,
+    then twice as long each time up to 2 s (a database restart takes seconds), for up to
+    ``seconds`` since it last worked; any other error, or one past that time, is raised."""
     DELAY = 0.1
+    MAX_DELAY = 2.0
 
     def __init__(self, seconds: float):
         self.seconds = seconds
         self.broken_since: Optional[float] = None
+        self.tries = 0
 
     def working(self) -> None:
         self.broken_since = None
+        self.tries = 0
 
     def delay_after(self, error: grpc.RpcError, client=None, used: int = 0) -> float:
         """Seconds to wait before reconnecting after ``error``; raises it when not to. With
@@ -45,10 +50,11 @@ class Reconnects:
             raise error
         if client is not None and client.failover(used):
             return 0.0   # another server: at once
-        return self.DELAY
+        self.tries += 1
+        return min(self.DELAY * 2 ** (self.tries - 1), self.MAX_DELAY)
 
 
-def play_seat(seat: Seat, bot, reconnect_for: float = 30.0) -> GameResult:
+def play_seat(seat: Seat, bot, reconnect_for: float = RECONNECT_FOR) -> GameResult:
     """Answer every decision of ``seat`` with ``bot`` (``bot.answer(decision, view)``, see
     `dominion.bots`) until the game ends; returns the scores and winners.
 
@@ -75,7 +81,7 @@ def play_seat(seat: Seat, bot, reconnect_for: float = 30.0) -> GameResult:
             time.sleep(reconnects.delay_after(e, seat.client, used))
 
 
-async def play_seat_async(seat, bot, reconnect_for: float = 30.0) -> GameResult:
+async def play_seat_async(seat, bot, reconnect_for: float = RECONNECT_FOR) -> GameResult:
     """`play_seat` for an `aio.AsyncSeat`: many seats play in one thread."""
     reconnects = Reconnects(reconnect_for)
     while True:
@@ -105,15 +111,16 @@ class _Playing:
         self.result: Optional[GameResult] = None
 
 
-async def play_seats_async(client, seats, reconnect_for: float = 30.0) -> list:
+async def play_seats_async(client, seats, reconnect_for: float = RECONNECT_FOR) -> list:
     """Play many seats with their bots on one PlaySeats stream of ``client`` (an
     `aio.AsyncClient`); ``seats``: (game_id, token, bot) each. Returns each seat's
     `GameResult`, in order. Every message read is answered at once: the answers of all the
     seats it asks go back in one message. After a broken stream (`RETRIED`), the seats not
     over are added again on a new one, each from its first event not received, for up to
-    ``reconnect_for`` seconds; an answer whose outcome was lost is not resent (its decision
-    comes again if it was not applied). A refusal other than ABORTED, or a seat the server
-    will not play, raises (`AnswerRefused`, `aio.SeatClosed`)."""
+    ``reconnect_for`` seconds (`Reconnects`); so after an answer or a seat refused for now
+    (`RETRIED`: its database away). An answer whose outcome was lost is not resent (its
+    decision comes again if it was not applied). Any other refusal than ABORTED, or a seat
+    the server will not play, raises (`AnswerRefused`, `aio.SeatClosed`)."""
     from .aio import SeatClosed, SeatsStream
 
     playing = [_Playing(game_id, token, bot) for game_id, token, bot in seats]
@@ -134,7 +141,6 @@ async def play_seats_async(client, seats, reconnect_for: float = 30.0) -> list:
                 response = await stream.read()
                 if response is None:
                     raise PlayStreamEnded()
-                reconnects.working()
                 for update in response.updates:
                     ref = update.ref
                     if update.HasField("closed"):
@@ -150,6 +156,7 @@ async def play_seats_async(client, seats, reconnect_for: float = 30.0) -> list:
                                       p.bot.answer(pending.decision, pending.view))
                     if p.result is not None:
                         del left[ref]
+                reconnects.working()   # a message with no seat refused for now
                 await stream.flush()
             await stream.close()
         except grpc.RpcError as e:

@@ -17,6 +17,7 @@ Decisions and views come as engine values (`dominion.Decision`, `dominion.View`)
 from __future__ import annotations
 
 import queue
+import threading
 import time
 from typing import Iterator, Mapping, NamedTuple, Optional, Sequence, Union
 
@@ -44,6 +45,12 @@ CHANNEL_OPTIONS = (("grpc.initial_reconnect_backoff_ms", 200),
                    ("grpc.keepalive_timeout_ms", 5_000),
                    ("grpc.http2.ping_timeout_ms", 5_000),
                    ("grpc.http2.max_pings_without_data", 0))
+# A connection's streams: the server takes 100 calls at once on one connection (a call past
+# them waits, silently, for one to end); past this many streams the clients open another
+# connection, leaving room for the calls that come and go.
+STREAMS_PER_CONNECTION = 90
+# A channel of its own connection (gRPC shares one among channels alike, by default).
+SEPARATE = (("grpc.use_local_subchannel_pool", 1),)
 
 
 def channel_args(target: str, ca_file: Optional[str] = None) -> tuple:
@@ -84,14 +91,19 @@ def server_addresses(target: Union[str, Sequence[str]]) -> tuple:
 class Servers:
     """Several addresses of servers that serve the same games (``dominion serve --shared`` on
     one database), one in use at a time: calls go to the current one, and `failover` moves to
-    the next. A channel is opened (with ``open_channel``) when its server is first used and
-    kept until `channels` are closed."""
+    the next. A channel is opened (with ``open_channel(address, separate)``) when its server
+    is first used and kept until `channels` are closed. Long streams go through
+    `stream_stub`, which opens another connection to the server once each has
+    `STREAMS_PER_CONNECTION` streams."""
 
     def __init__(self, target, open_channel):
         self.addresses = server_addresses(target)
         self._open = open_channel
         self._channels: list = [None] * len(self.addresses)
         self._stubs: list = [None] * len(self.addresses)
+        self._more: list = [[] for _ in self.addresses]   # [channel, stub] beyond the first
+        self._streams: dict = {}   # id(stub) -> streams open on its connection
+        self._lock = threading.Lock()
         self.current = 0
 
     def use(self, index: int, channel) -> None:
@@ -110,6 +122,30 @@ class Servers:
             self.channel(index)
         return self._stubs[index]
 
+    def stream_stub(self) -> tuple:
+        """For a stream (Play, PlaySeats, StreamEvents) to the current server: (a stub on a
+        connection with fewer than `STREAMS_PER_CONNECTION` streams, a function to call once
+        the stream has ended), a new connection when every one has as many."""
+        index = self.current
+        first = self.stub()
+        with self._lock:
+            stubs = [first] + [stub for _, stub in self._more[index]]
+            stub = next((s for s in stubs
+                         if self._streams.get(id(s), 0) < STREAMS_PER_CONNECTION), None)
+            if stub is None:
+                channel = self._open(self.addresses[index], True)
+                stub = pb_grpc.DominionServiceStub(channel)
+                self._more[index].append([channel, stub])
+            self._streams[id(stub)] = self._streams.get(id(stub), 0) + 1
+        ended = []
+
+        def end(*_) -> None:
+            with self._lock:
+                if not ended:
+                    ended.append(True)
+                    self._streams[id(stub)] -= 1
+        return stub, end
+
     def failover(self, used: int) -> bool:
         """After a call to server ``used`` broke: move to the next address, unless another
         caller has moved already (or there is only one); True when it moved now."""
@@ -120,14 +156,18 @@ class Servers:
 
     def channels(self) -> list:
         """The channels opened so far."""
-        return [c for c in self._channels if c is not None]
+        return [c for c in self._channels if c is not None] + \
+            [channel for more in self._more for channel, _ in more]
 
 
-def open_channel(target: str, ca_file: Optional[str] = None) -> grpc.Channel:
+def open_channel(target: str, ca_file: Optional[str] = None,
+                 separate: bool = False) -> grpc.Channel:
+    """A channel to ``target``; ``separate``: on a connection of its own."""
     address, credentials = channel_args(target, ca_file)
+    options = CHANNEL_OPTIONS + (SEPARATE if separate else ())
     if credentials is None:
-        return grpc.insecure_channel(address, options=CHANNEL_OPTIONS)
-    return grpc.secure_channel(address, credentials, options=CHANNEL_OPTIONS)
+        return grpc.insecure_channel(address, options=options)
+    return grpc.secure_channel(address, credentials, options=options)
 
 
 class CreatedGame(NamedTuple):
@@ -229,7 +269,8 @@ class Client:
                  ca_file: Optional[str] = None):
         for address in server_addresses(target):
             channel_args(address, ca_file)   # a bad address or CA file: ValueError now
-        self.servers = Servers(target, lambda address: open_channel(address, ca_file))
+        self.servers = Servers(target, lambda address, separate=False:
+                               open_channel(address, ca_file, separate))
         if channel is not None:
             self.servers.use(0, channel)
         self.servers.channel()
@@ -378,9 +419,11 @@ class Seat:
         a broken connection misses nothing and repeats nothing."""
         if from_event is not None:
             self.next_event = from_event
-        stream = self.client.stub.StreamEvents(
+        stub, ended = self.client.servers.stream_stub()
+        stream = stub.StreamEvents(
             pb.StreamEventsRequest(game_id=self.game_id, from_event=self.next_event),
             metadata=self.metadata)
+        stream.add_done_callback(ended)
         try:
             for update in stream:
                 if update.events:
@@ -405,8 +448,10 @@ class Seat:
         decision, or the end), which brings its outcome."""
         if not self.metadata:
             raise ValueError("a spectator has no decisions; follow the game with updates()")
-        play = self.play = PlayCall(self.client.stub, self.game_id, self.next_event,
-                                    self.metadata, batched)
+        stub, ended = self.client.servers.stream_stub()
+        play = self.play = PlayCall(stub, self.game_id, self.next_event, self.metadata,
+                                    batched)
+        play._call.add_done_callback(ended)
         tracker = DecisionTracker(self, on_event)
         try:
             while True:

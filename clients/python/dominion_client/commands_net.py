@@ -134,14 +134,18 @@ def _no_server(args) -> str:
             f"{args.connect_timeout:g} s); check --server")
 
 
+CHECK_TIMEOUT = 10.0   # seconds for a seat's GetView (a server that hangs: the next)
+
+
 async def _run_bots(args, seats: list) -> int:
     """`dominion bot` for several seats: each seat's number is learned (its token checked)
-    with GetView, then all are played on one PlaySeats stream (`play_seats_async`); a line per
-    seat at the end, in the order given."""
+    with GetView, retried as the game is (`botrunner.Reconnects`: a server stopping or whose
+    database is away is tried again, or the next --server), then all are played on one
+    PlaySeats stream (`play_seats_async`); a line per seat at the end, in the order given."""
     from dominion_proto import dominion_pb2 as pb
 
     from .aio import AsyncClient
-    from .botrunner import play_seats_async
+    from .botrunner import RECONNECT_FOR, Reconnects, play_seats_async
     from .client import TOKEN_METADATA
 
     try:
@@ -156,14 +160,24 @@ async def _run_bots(args, seats: list) -> int:
             print(_no_server(args), file=sys.stderr)
             return 2
         numbers = []
+        reconnects = Reconnects(RECONNECT_FOR)
         for n, (game_id, token) in enumerate(seats, 1):
-            try:
-                reply = await client.stub.GetView(pb.GetViewRequest(game_id=game_id),
-                                                  metadata=((TOKEN_METADATA, token),))
-            except grpc.RpcError as e:
-                print(f"dominion bot: seat {n} (game {game_id}): {e.code().name}: "
-                      f"{e.details()}", file=sys.stderr)
-                return 1
+            while True:
+                used = client.servers.current
+                try:
+                    reply = await client.stub.GetView(pb.GetViewRequest(game_id=game_id),
+                                                      metadata=((TOKEN_METADATA, token),),
+                                                      timeout=CHECK_TIMEOUT)
+                    reconnects.working()
+                    break
+                except grpc.RpcError as e:
+                    try:   # a server stopping, or its database away: again, or the next
+                        delay = reconnects.delay_after(e, client, used)
+                    except grpc.RpcError:
+                        print(f"dominion bot: seat {n} (game {game_id}): {e.code().name}: "
+                              f"{e.details()}", file=sys.stderr)
+                        return 1
+                    await asyncio.sleep(delay)
             numbers.append(reply.view.viewer)
         bots = [(game_id, token, dominion.bots.make_bot(args.bot, (args.seed + n) % 2**64))
                 for n, (game_id, token) in enumerate(seats)]
