@@ -194,15 +194,8 @@ async def _run_bots(args, seats: list) -> int:
 
 
 def _plan_budget(text: str) -> int:
-    from dominion.bots.planner import MIN_BUDGET
-    try:
-        n = int(text)
-    except ValueError:
-        n = -1
-    if n != 0 and n < MIN_BUDGET:
-        raise argparse.ArgumentTypeError(f"the plan's budget is 0 (no plan) or at least "
-                                         f"{MIN_BUDGET} games, not {text!r}")
-    return n
+    from .commands_plan import budget_arg
+    return budget_arg(text, zero_ok=True)
 
 
 def _plan_for_search(kingdom, players: int, budget=None):

@@ -39,7 +39,7 @@ def register(sub) -> None:
                    help="a recommended Kingdom (see `dominion kingdoms`), 10 comma-separated "
                         "card names, or 'random' (drawn with --seed from --sets)")
     p.add_argument("--players", type=_players, default=2, help="2 to 6 (default 2)")
-    p.add_argument("--budget", type=_budget, default=DEFAULT_BUDGET,
+    p.add_argument("--budget", type=budget_arg, default=DEFAULT_BUDGET,
                    help="games to play (default %(default)s: about a minute on 2 cores; more "
                         "is more thorough)")
     p.add_argument("--seed", type=seed_arg, default=0, help="the search's seed (default 0)")
@@ -73,14 +73,16 @@ def _players(text: str) -> int:
     return n
 
 
-def _budget(text: str) -> int:
+def budget_arg(text: str, zero_ok: bool = False) -> int:
+    """A budget of games: at least `MIN_BUDGET` (or 0, "no plan", where ``zero_ok``)."""
     try:
         n = int(text)
     except ValueError:
-        n = 0
-    if n < MIN_BUDGET:
-        raise argparse.ArgumentTypeError(f"the budget is a number of games, at least "
-                                         f"{MIN_BUDGET}, not {text!r}")
+        n = -1
+    if n < MIN_BUDGET and not (zero_ok and n == 0):
+        raise argparse.ArgumentTypeError(
+            f"the budget is {'0 (no plan) or ' if zero_ok else ''}a number of games, at least "
+            f"{MIN_BUDGET}, not {text!r}")
     return n
 
 
