@@ -138,7 +138,8 @@ def bot_description(name: str) -> str:
         return "uniformly random legal answers (a fuzzer for the rules)"
     if name == SearchBot.name:
         return ("searches its buys: samples the hidden cards from its own seat's view and "
-                "plays the best few buys forward with the Kingdom's best built-in strategy")
+                "plays the best few buys forward with its plan for the Kingdom (or the "
+                "Kingdom's best built-in strategy), the other seats as they have shown")
     return strategy(name).description
 
 
