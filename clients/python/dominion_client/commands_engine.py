@@ -11,6 +11,8 @@ import time
 import dominion
 import dominion.bots
 
+from .outfiles import add_write_options
+
 
 def register(sub) -> None:
     p = sub.add_parser("cards", help="list every card with its cost, types and set",
@@ -45,8 +47,11 @@ def register(sub) -> None:
                         "games_per_second, bots, results, ...)")
     p.add_argument("--records", metavar="FILE.jsonl", default=None,
                    help="write each game's record (engine version, config with its seed, "
-                        "answers, bots, result) as one JSON line, as the games finish; "
-                        "`dominion replay FILE.jsonl:N` shows game N")
+                        "answers, bots, result, how it ended) as one JSON line; "
+                        "`dominion replay FILE.jsonl:N` shows game N. Output files are "
+                        "written beside their place and renamed over it when the run ends "
+                        "(an interrupted run: with the games it finished); a run that fails "
+                        "leaves an existing file as it was")
     p.add_argument("--cluster", metavar="ADDRESS", default=None,
                    help="play the games on a Dask distributed cluster (its scheduler's "
                         "address, e.g. tcp://10.0.0.5:8786; needs the [cluster] extra): the "
@@ -54,6 +59,7 @@ def register(sub) -> None:
     p.add_argument("--csv", metavar="FILE.csv", default=None,
                    help="write one row per game as the games finish: index, seed, Kingdom, "
                         "bots by seat, scores, winners, turns, error")
+    add_write_options(p)
     p.set_defaults(run=run_simulate)
 
     p = sub.add_parser(
@@ -237,25 +243,53 @@ CSV_COLUMNS = ("index", "seed", "kingdom", "bots", "scores", "winners", "turns",
 
 def run_simulate(args) -> int:
     """Simulate; per-game output goes to --records (JSON lines) and --csv as games finish, so
-    that only the statistics stay in memory (all results are kept only for --json)."""
+    that only the statistics stay in memory (all results are kept only for --json). Every
+    argument (bots, Kingdom, sets, the cluster) is checked before a file is touched, and the
+    files are written beside their place and renamed over it at the end (`OutputFile`): a run
+    that fails leaves what was there; an interrupted one writes the games it finished."""
     import contextlib
     import csv
 
-    from dominion.simulate import simulate
+    from dominion.simulate import SimulationError, make_setup, simulate
+
+    from .outfiles import OutputError, OutputFile, write_mode
+    sets = [s.strip() for s in args.sets.split(",")] if args.sets else None
+    try:
+        setup = make_setup(args.bots, args.games, args.kingdom, sets, args.seed)
+    except (SimulationError, dominion.DominionError, ValueError) as exc:
+        print(f"dominion: {exc}", file=sys.stderr)
+        return 2
+    args.kingdom, args.seed = setup.kingdom, setup.seed   # checked, and the seed drawn once
+    paths = [p for p in (args.records, args.csv) if p is not None]
+    if len(paths) == 2 and os.path.abspath(paths[0]) == os.path.abspath(paths[1]):
+        print("dominion: --records and --csv name the same file", file=sys.stderr)
+        return 2
     with contextlib.ExitStack() as files:
         hooks = {}
+        if args.cluster is not None:
+            try:
+                from .cluster import connect_cluster
+                hooks["executor"] = files.enter_context(connect_cluster(args.cluster))
+            except (ImportError, OSError) as exc:
+                print(f"dominion: {exc}", file=sys.stderr)
+                return 2
+        outputs = []
+        mode = write_mode(args)
         try:
             if args.records is not None:
-                records = files.enter_context(open(args.records, "w", encoding="utf-8"))
+                records = files.enter_context(OutputFile(args.records, "--records", mode))
+                outputs.append(records)
 
                 def write_record(line: dict) -> None:
-                    records.write(json.dumps(line, separators=(",", ":")) + "\n")
-                    records.flush()   # a record is on disk as soon as its game is finished
+                    records.file.write(json.dumps(line, separators=(",", ":")) + "\n")
                 hooks["on_record"] = write_record
             if args.csv is not None:
-                rows = csv.writer(files.enter_context(open(args.csv, "w", newline="",
-                                                           encoding="utf-8")))
-                rows.writerow(CSV_COLUMNS)
+                table = files.enter_context(OutputFile(args.csv, "--csv", mode,
+                                                       header=",".join(CSV_COLUMNS)))
+                outputs.append(table)
+                rows = csv.writer(table.file)
+                if table.empty:
+                    rows.writerow(CSV_COLUMNS)
 
                 def write_row(r: dict) -> None:
                     rows.writerow([r["index"], r["seed"], " | ".join(r.get("kingdom", ())),
@@ -264,17 +298,17 @@ def run_simulate(args) -> int:
                                    " | ".join(r.get("winners", ())), r.get("turns", ""),
                                    r.get("error", "")])
                 hooks["on_result"] = write_row
-        except OSError as exc:
-            print(f"dominion: cannot write {exc.filename}: {exc.strerror}", file=sys.stderr)
+        except OutputError as exc:
+            print(f"dominion: {exc}", file=sys.stderr)
             return 2
-        if args.cluster is not None:
-            try:
-                from .cluster import connect_cluster
-                hooks["executor"] = files.enter_context(connect_cluster(args.cluster))
-            except (ImportError, OSError) as exc:
-                print(f"dominion: {exc}", file=sys.stderr)
-                return 2
         summary = _run(simulate, args, keep_results=args.json, **hooks)
+        if summary is not None:
+            try:
+                for out in outputs:
+                    out.commit()
+            except OSError as exc:
+                print(f"dominion: cannot write {exc.filename}: {exc.strerror}", file=sys.stderr)
+                return 2
     if summary is None:
         return 2
     if args.json:
