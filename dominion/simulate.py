@@ -92,13 +92,13 @@ def play_game(setup: Setup, index: int, max_decisions: int = MAX_DECISIONS) -> d
         # fields they read; other bots get a `View` as always.
         cheap = [type(bot) in BUILT_IN_BOTS for bot in bots]
         state, _ = play_out(state, bots, cheap, _game.step, max_decisions)
+        if setup.records:   # also of a game cut short, which says so
+            result["record"] = _game.record_to_data(_game.record(state), _game.ending(state))
         if state.stack:
             raise RuntimeError(f"the game did not end within {max_decisions} decisions")
         scores = _game.score(state)
         result.update(scores=list(scores), winners=[labels[s] for s in _game.winners(state)],
                       turns=state.turn, turns_taken=list(state.turns_taken))
-        if setup.records:
-            result["record"] = _game.record_to_data(_game.record(state))
     except Exception as exc:  # a simulation reports broken games, it does not stop at them
         result["error"] = f"{type(exc).__name__}: {exc}"
         d = getattr(exc, "decision", None)

@@ -66,7 +66,9 @@ def register(sub) -> None:
         "replay", help="show a recorded game's log in words",
         description="Replay a game from a records file (`dominion simulate --records`) and "
                     "print its log in Dominion Online's words as one seat saw it, or as a "
-                    "spectator did, or as JSON events; then the scores.")
+                    "spectator did, or as JSON events; in the engine's words (the default "
+                    "--style), then the scores and the winners, or for a game that did not "
+                    "end (abandoned, cut short) that it did not end and the scores so far.")
     p.add_argument("record", metavar="FILE.jsonl[:I]", nargs="?", default=None,
                    help="a records file, and the game's index I in its simulation (from 0, "
                         "the record's `index`, as --index counts; default: the first line); "
@@ -412,10 +414,10 @@ def record_of(data) -> dominion.Record:
         msg = json_format.ParseDict(data, pb.GetRecordResponse(), ignore_unknown_fields=True)
     except json_format.ParseError as e:
         raise dominion.InvalidConfigError(f"this game record cannot be read: {e}") from None
-    rec = record_from_pb(msg)   # then the engine's own checks (its version first)
+    rec = record_from_pb(msg)   # then the engine's own checks (its version, its count)
     return dominion.record_from_data(dict(
         dominion.record_to_data(rec), engine_version=msg.engine_version or
-        dominion.ENGINE_VERSION))
+        dominion.ENGINE_VERSION, answer_count=msg.answer_count or len(rec.answers)))
 
 
 def run_tournament(args) -> int:
@@ -481,6 +483,10 @@ def run_replay(args) -> int:
             data = _read_record_line(args.record)
         state = dominion.replay(record_of(data))
         names = state.config.players
+        ended = data.get("ended") if isinstance(data, dict) else None
+        if ended == "over" and not dominion.is_over(state):
+            raise ValueError(f"the record says its game is over, but its "
+                             f"{len(state.answers)} answers do not end it")
         if args.seat is not None and not 0 <= args.seat < len(names):
             raise dominion.InvalidConfigError(f"--seat must be 0 to {len(names) - 1}")
     except (dominion.DominionError, ValueError) as exc:
@@ -501,11 +507,23 @@ def run_replay(args) -> int:
         for line in dominion.log_lines(state.log, names, args.seat, args.style, game_number):
             print(line)
     if not args.json and args.style == "engine":
-        scores = dominion.score(state)
-        print("Scores: " + ", ".join(f"{n} {v}" for n, v in zip(names, scores)) + "; winner"
-              + ("s" if len(dominion.winners(state)) > 1 else "") + ": "
-              + ", ".join(names[w] for w in dominion.winners(state)))
+        print(result_line(state, ended))
     return 0
+
+
+def result_line(state, ended) -> str:
+    """The last line of a replay: the scores and the winners of a game that is over; of one
+    that is not, that it did not end (how, when its record says: abandoned, cut short) after
+    how many answers, and the scores so far, with no winner."""
+    names = state.config.players
+    scores = ", ".join(f"{n} {v}" for n, v in zip(names, dominion.score(state)))
+    if dominion.is_over(state):
+        won = dominion.winners(state)
+        return (f"Scores: {scores}; winner{'s' if len(won) > 1 else ''}: "
+                + ", ".join(names[w] for w in won))
+    how = f"{ended}, " if ended in dominion.ENDINGS[1:] else ""
+    return (f"The game did not end ({how}after {len(state.answers)} answers); scores so far: "
+            f"{scores}")
 
 
 def card_rows() -> list:
