@@ -253,20 +253,29 @@ def select_is_forced(pool: tuple, lo: int, hi: int, purpose: str) -> bool:
 
 
 def ask_select(w: Work, player: int, prompt: str, card, purpose: str, pool, lo: int, hi: int,
-               cont, *args, about_cards=(), about_player=None) -> None:
+               cont, *args, about_cards=(), about_player=None, from_hand=False) -> None:
     """Ask ``player`` to choose ``lo``..``hi`` cards from ``pool`` (a multiset of names); then
     ``cont(w, chosen_tuple, *args)``. Does as much as possible: ``lo`` and ``hi`` are clipped to
     the pool, and a forced answer (`select_is_forced`) is not asked unless the game asks every
-    question. ``about_cards``/``about_player`` go into the Decision (see its docstring)."""
+    question. ``about_cards``/``about_player`` go into the Decision (see its docstring).
+    ``from_hand``: the pool is picked out of the player's hidden hand (its Coppers, its
+    Actions), so the others are told the bounds clipped by the hand's size only
+    (`Decision.shown`)."""
     pool = tuple(sorted(pool))
     n = len(pool)
+    shown: tuple = ()
+    if from_hand:
+        size = len(w.players[player].hand)
+        shown_hi = min(hi, size)
+        shown = (min(lo, shown_hi), shown_hi)
     hi = min(hi, n)
     lo = min(lo, hi)
     if not w.config.always_ask and select_is_forced(pool, lo, hi, purpose):
         cont(w, pool[:lo], *args)
     else:
         _ask(w, Decision(player, SELECT, prompt, card, purpose, cards=pool, min=lo, max=hi,
-                         about_cards=tuple(about_cards), about_player=about_player),
+                         about_cards=tuple(about_cards), about_player=about_player,
+                         shown=() if shown == (lo, hi) else shown),
              cont, args)
 
 
@@ -972,7 +981,7 @@ def reaction_window(w: Work, victim: int, attacker: int, attack: str) -> None:
     if pool or w.config.always_ask:
         ask_select(w, victim, f"{attack} was played: you may reveal a Reaction", attack, "react",
                    pool, 0, 1, _reaction_answer, victim, attacker, attack,
-                   about_player=attacker)
+                   about_player=attacker, from_hand=True)
 
 
 @continuation
@@ -1066,7 +1075,7 @@ def turn_decision(player: int, purpose: str, plays: tuple, buys: tuple) -> Decis
     else:
         prompt, moves = BUY_PROMPT, plays + buys + (END_THE_PHASE,)
     decision = _new_tuple(_Decision, (player, TURN, prompt, None, purpose, (), (), moves, 1, 1,
-                                      (), None))
+                                      (), None, ()))
     _TURN_DECISIONS.keep(key, (plays, buys, decision))
     return decision
 
