@@ -516,11 +516,20 @@ def _score_by_kind(cards: tuple) -> int:
     return score_counts(Counter(cards))
 
 
+# In the counts `views.known_vp` makes for a viewer: a card whose name the viewer does not know
+# (one passed face down to the seat, as the giver's card that left it): it counts toward how many
+# cards the seat has (Gardens), and scores nothing itself.
+UNSEEN_CARD = "?"
+
+
 def score_counts(counts: Counter) -> int:
-    """Victory points of the cards counted in ``counts`` (name -> how many)."""
+    """Victory points of the cards counted in ``counts`` (name -> how many; `UNSEEN_CARD`
+    counts as a card and scores nothing)."""
     fixed = _vp_tables()[0]
     total = 0
     for name, k in counts.items():
+        if name == UNSEEN_CARD:
+            continue
         c = CARDS[name]
         if c.victory_points is not None:
             total += k * c.victory_points(counts)

@@ -9,7 +9,7 @@ from typing import Any, Final, NamedTuple, Optional
 
 from ._native import tuple_maker
 from .card import CARDS
-from .engine import (_quote, all_cards, pile_costs, score_counts, supply_count,
+from .engine import (_quote, all_cards, pile_costs, UNSEEN_CARD, score_counts, supply_count,
                      variable_vp_in)
 from .errors import InvalidConfigError
 from .game import score, step, winners
@@ -139,12 +139,15 @@ def known_vp(s, viewer: Optional[int]) -> tuple:
     if not unseen:
         return s.vp
     if variable_vp_in(s.pile_names):
+        # The passed card counts for its giver, but how many cards each seat has is public
+        # (Gardens): the giver lost, and the receiver holds, a card the viewer cannot name.
         counts = {}
         for g, r, c in unseen:
             for seat, sign in ((g, 1), (r, -1)):
                 if seat not in counts:
                     counts[seat] = Counter(all_cards(s.players[seat]))
                 counts[seat][c] += sign
+                counts[seat][UNSEEN_CARD] -= sign
         return tuple(score_counts(counts[seat]) if seat in counts else v
                      for seat, v in enumerate(s.vp))
     vp = list(s.vp)
