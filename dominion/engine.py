@@ -463,12 +463,15 @@ def owner_changed(w: Work, player: int) -> None:
 def vp_change(w: Work, player: int, name: str, sign: int) -> None:
     """``player`` gained (``sign`` 1) or lost (-1) the card ``name``: their VP changes by the
     card's VP, or, in a game with a card whose VP depends on the others (Gardens, Duke), is
-    counted again when the step ends (`owner_changed`)."""
+    counted again when the step ends (`owner_changed`); so is a card whose VP depends on the
+    others in a position whose Kingdom has no pile of it."""
     if variable_vp_in(w.pile_names):
         owner_changed(w, player)
         return
     vp = _vp_marks().get(name)
-    if vp:
+    if vp == _VARIABLE_VP:
+        owner_changed(w, player)
+    elif vp:
         scores = list(w.vp)
         scores[player] += sign * vp
         w.vp = tuple(scores)

@@ -101,3 +101,16 @@ def test_a_rebuilt_position_gives_new_cards_ids_that_no_card_that_left_play_has(
     for state in (s, dominion.position(**dominion.inspect(s).position_args())):
         asked = dominion.pending(dominion.step(state, dominion.Move("play", "Mining Village")))
         assert (asked.card, asked.purpose) == ("Mining Village", "trash")
+
+
+def test_a_gardens_outside_the_kingdom_trashed_from_a_position_scores_as_counted():
+    """First Game has no Gardens pile; a position may still hold one. Trashing it used to add
+    the internal marker of cards whose VP depends on the others (2**40) to the views' VP."""
+    s = dominion.position("First Game", hands=[["Remodel", "Gardens", "Duke", "Duchy"]],
+                          decks=[["Copper"] * 5])
+    assert dominion.score(s) == (4, 0)   # Duke 1 (a Duchy) and the Duchy 3; Gardens 0
+    s = dominion.step(s, dominion.Move("play", "Remodel"))
+    s = dominion.step(dominion.step(s, ["Gardens"]), ["Silver"])
+    assert dominion.score(s) == (4, 0)
+    for viewer in (None, 0, 1):
+        assert [p.vp for p in dominion.view(s, viewer).players] == [4, 0]
