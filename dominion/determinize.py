@@ -10,9 +10,9 @@ put every card there themselves). Inferences a program draws from the log's hist
 opponent gained into their hand, a Victory card Bureaucrat put on a deck) are not applied: a
 search that tracks them can reject samples that contradict them.
 
-A card passed face down between two other seats (Masquerade) is one the player did not see: where
-the receiver still holds it hidden, it trades places with a card drawn from the giver's hidden
-cards (the VP the player's view shows counts such a card for its giver, so it stays the same).
+A card passed face down between two other seats (Masquerade) is one the player did not see: every
+such pass is drawn anew from the giver's hidden cards as the player counts them (the VP the
+player's view shows counts such a card for its giver, so it stays the same).
 Once the game is over every seat's cards are public (the scores count them), so no pass moves.
 
 Cards named by work in progress (a card half-resolved: a Masquerade pass already chosen, a
@@ -123,13 +123,15 @@ def _seen_answers(answers, player: int):
 
 def _swap_unseen_passes(state: State, player: int, generator: int, pinned: Counter) -> tuple:
     """(generator, state, the log indices of the passes drawn) with every card passed face down
-    that ``player`` did not see (Masquerade between two other seats) drawn anew. The passes are
-    first undone, last first, on each seat's hidden cards (where the receiver still holds the
-    card hidden: what the player knows is the cards as if never passed); then each is made
-    again, in order, with a card drawn from the giver's hidden cards in sorted order, and the
-    log's pass event names it. The draws depend only on what the player knows, so two states
-    they cannot tell apart give the same sample, and the cards each seat is publicly known to
-    hold, and so the VP their view shows (`views.known_vp`), stay the same. A sample's log names
+    that ``player`` did not see (Masquerade between two other seats) drawn anew. Every such
+    pass is first undone on each seat's hidden cards, which gives each seat's hidden cards as
+    the player counts them (as if never passed: a function of what the player saw, whatever
+    the real cards were); then each is made again, in order, with a card drawn from the giver's
+    hidden cards in sorted order (or the card a seat has since shown that it did not have as
+    counted: `_forced_passes`), and the log's pass event names it. The draws depend only on what
+    the player knows, so two states they cannot tell apart give the same sample, and the cards
+    each seat is publicly known to hold, and so the VP their view shows (`views.known_vp`),
+    stay the same. A sample's log names
     the cards drawn (no secret: draws, not the real cards), so a sample of a sample is drawn
     alike. Cards named by work in progress (``pinned``) never move."""
     log = state.log
@@ -142,26 +144,35 @@ def _swap_unseen_passes(state: State, player: int, generator: int, pinned: Count
              for ps in state.players]
     start = [Counter(card for zone in seat for card in zone) for seat in zones]
     hidden = [Counter(c) for c in start]
-    undone = []
-    for i, event in reversed(passes):
-        giver, receiver, name = event.player, event.detail, event.cards[0]
-        if pinned[name] or hidden[receiver][name] == 0:
-            continue
-        hidden[receiver][name] -= 1
-        hidden[giver][name] += 1
-        undone.append((i, event))
+    undone = [(i, event) for i, event in passes if not pinned[event.cards[0]]]
     if not undone:
         return generator, state, ()
+    for _, event in undone:   # every pass undone: each seat's cards as the player counts them
+        hidden[event.detail][event.cards[0]] -= 1
+        hidden[event.player][event.cards[0]] += 1
+    forced, reserved = _forced_passes(hidden, undone)
+    if forced is None:
+        return generator, state, ()   # a history no drawing explains: the passes stay
     drawn = []
-    for i, event in reversed(undone):
+    for i, event in undone:
         giver, receiver = event.player, event.detail
-        pool = sorted(card for card, n in hidden[giver].items() if not pinned[card]
-                      for _ in range(n))
-        generator, j = rng.below(generator, len(pool))
-        card = pool[j]
+        card = forced.get(i)
+        if card is None:
+            pool = sorted(card for card, n in hidden[giver].items()
+                          if n - reserved[giver][card] > 0 and not pinned[card]
+                          for _ in range(n - reserved[giver][card]))
+            if not pool:
+                return generator, state, ()
+            generator, j = rng.below(generator, len(pool))
+            card = pool[j]
+        else:   # it leaves the giver as it was kept for, and is kept by the receiver
+            reserved[giver][card] -= 1
+            reserved[receiver][card] += 1
         hidden[giver][card] -= 1
         hidden[receiver][card] += 1
         drawn.append((i, event._replace(cards=(card,))))
+    if any(n < 0 for seat in hidden for n in seat.values()):
+        return generator, state, ()
     for seat, zone_list in enumerate(zones):   # each seat's cards out and in, slot for slot
         out = start[seat] - hidden[seat]
         new = sorted((hidden[seat] - start[seat]).elements())
@@ -181,7 +192,7 @@ def _swap_unseen_passes(state: State, player: int, generator: int, pinned: Count
     # (a sample's log names no card of those); sorted, so that a sample of a sample is alike.
     pile_names = state.pile_names
     passed = Counter(state.hidden_passes)
-    for (_, was), (_, now) in zip(reversed(undone), drawn):
+    for (_, was), (_, now) in zip(undone, drawn):
         for event, sign in ((was, -1), (now, 1)):
             if scores_by_pass(pile_names, event.cards[0]):
                 passed[(event.player, event.detail, event.cards[0], event.seen_by)] += sign
@@ -189,6 +200,36 @@ def _swap_unseen_passes(state: State, player: int, generator: int, pinned: Count
                                      hidden_passes=tuple(sorted(passed.elements())),
                                      vp=tuple(zones_score(ps) for ps in players)), \
         frozenset(i for i, _ in drawn)
+
+
+def _forced_passes(hidden: list, passes: list) -> tuple:
+    """(log index -> card, cards kept per seat) for the passes that must carry a given card:
+    where a seat holds fewer of a card than the player counts it having (``hidden`` below 0:
+    it showed one it got by a pass), the passes into it, last first, bring one, and where their
+    giver did not have it as counted either, the passes into the giver before do, and so on.
+    The cards a forced pass takes are kept (`reserved`) from the random draws until it is
+    made. (None, None) when no passes can explain the counts. A function of ``hidden`` and the
+    passes' seats only: of what the player knows."""
+    need = [Counter({c: -n for c, n in seat.items() if n < 0}) for seat in hidden]
+    have = [Counter({c: n for c, n in seat.items() if n > 0}) for seat in hidden]
+    reserved = [Counter() for _ in hidden]
+    forced = {}
+    for i, event in reversed(passes):
+        giver, receiver = event.player, event.detail
+        wanted = sorted(need[receiver].elements())
+        if not wanted:
+            continue
+        card = wanted[0]
+        forced[i] = card
+        need[receiver][card] -= 1
+        if have[giver][card] > 0:
+            have[giver][card] -= 1
+            reserved[giver][card] += 1
+        else:
+            need[giver][card] += 1
+    if any(+seat for seat in need):
+        return None, None
+    return forced, reserved
 
 
 # Another seat's zones as `determinize` redeals them, by index: hand, deck, looking, and the

@@ -5,8 +5,10 @@ import random
 
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import dominion
+from tests.properties.test_known_vp import MAX_DECISIONS, masquerade_game
 from tests.support import (card_counts, game_specs, property_examples, random_answer,
                            random_trajectory, turn, zone)
 
@@ -137,3 +139,43 @@ def test_a_buy_phase_pins_no_card_of_a_hidden_zone():
     hands = {dominion.determinize(state, 0, seed).players[1].hand for seed in range(40)}
     decks = {dominion.determinize(state, 0, seed).players[0].deck[-1] for seed in range(40)}
     assert len(hands) > 5 and decks == {"Copper", "Estate"}
+
+
+@settings(max_examples=property_examples(40), **SLOW)
+@given(players=st.integers(3, 6), variable=st.booleans(), seed=st.integers(0, 2 ** 32 - 1))
+def test_samples_depend_only_on_what_the_seat_has_seen_after_unseen_passes(players, variable,
+                                                                           seed):
+    """Twin games: at each Masquerade pass with a choice, a twin where the giver passed another
+    card, both then given the same answers. A seat that saw neither pass cannot tell them
+    apart (its view, log included, is the same), so at its own turn's decision (nothing
+    half-resolved pins a card) it must get the same sample for the same seed."""
+    rng = random.Random(seed)
+    state = masquerade_game(players, variable, seed)
+    twins = []   # (twin, giver, receiver)
+    for _ in range(MAX_DECISIONS):
+        d = dominion.pending(state)
+        if d is None:
+            break
+        if d.kind == dominion.TURN and len(state.stack) == 1:
+            seat = d.player
+            for twin, giver, receiver in twins:
+                if seat in (giver, receiver) or dominion.view(twin, seat, log_from=0) != \
+                        dominion.view(state, seat, log_from=0):
+                    continue
+                k = rng.randrange(2 ** 64)
+                assert dominion.determinize(twin, seat, k) == \
+                    dominion.determinize(state, seat, k), (players, variable, seed)
+        ans = random_answer(d, rng)
+        kept = []
+        for twin, giver, receiver in twins:
+            t = dominion.pending(twin)
+            if t is not None and t.kind == d.kind and t.player == d.player:
+                try:
+                    kept.append((dominion.step(twin, ans, d.player), giver, receiver))
+                except dominion.IllegalAnswerError:
+                    pass   # the twins part: the one holds a card the other does not
+        twins = kept[-6:]
+        if d.purpose == "pass" and len(set(d.cards)) > 1:
+            other = rng.choice([c for c in d.cards if c != ans[0]])
+            twins.append((dominion.step(state, [other], d.player), d.player, d.about_player))
+        state = dominion.step(state, ans, d.player)
