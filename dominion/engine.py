@@ -16,7 +16,7 @@ from typing import Any, Callable, Final, Optional
 from pyrsistent import PVector
 
 from . import rng
-from .card import CARDS, CONTINUATIONS, FRAME_NAMES, continuation
+from .card import CARDS, CONTINUATIONS, FRAME_NAMES, card, continuation
 from ._native import tuple_maker
 from .errors import IllegalAnswerError
 from .state import (ACTION, BUY, CHOOSE, CLEANUP, END_PHASE, FROM_SUPPLY, ORDER, OVER, PLAY,
@@ -548,7 +548,7 @@ def score_by_card(cards) -> tuple:
     fixed = _vp_tables()[0]
     out = []
     for name in sorted(counts):
-        c = CARDS[name]
+        c = card(name)   # an unknown name: UnknownCardError, not a bare KeyError
         each = c.victory_points(counts) if c.victory_points is not None else fixed.get(name, 0)
         out.append((name, counts[name], counts[name] * each))
     return tuple(out)

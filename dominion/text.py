@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import Optional
 
 from .card import CARDS, regular_plural
+from .errors import InvalidConfigError
 from .state import FROM_SUPPLY
 
 _VOWELS = "AEIOU"
@@ -145,6 +146,13 @@ def log_lines(events, player_names, viewer: Optional[int] = None, style: str = E
     +1 Buy.", "A gets +$2."), after the draw of its +Cards: the card's printed bonuses (its
     data), not those a choice or a condition gives (Pawn, Steward, Baron's +$4)."""
     _check_style(style)
+    if isinstance(game_number, bool) or not isinstance(game_number, int) or game_number < 0:
+        raise InvalidConfigError(f"game_number must be a whole number >= 0, not "
+                                 f"{game_number!r:.80}")
+    seats = max((event.player for event in events if event.player is not None), default=-1)
+    if seats >= len(player_names):
+        raise InvalidConfigError(f"the log names seats 0 to {seats}, but player_names has "
+                                 f"{len(player_names)} names: give one per seat")
     lines = list(log_header(player_names, style, game_number))
     online = style == DOMINION_ONLINE
     gets: list = []        # bonus lines waiting for the draw of the card's +Cards

@@ -108,6 +108,13 @@ def why_unanswered(target: str, ca_file: Optional[str] = None, timeout: float = 
             return f"this server does not speak TLS: use http://{address}"
 
 
+def why_none_answered(target, ca_file: Optional[str] = None) -> str:
+    """`why_unanswered` for each server of ``target`` (one address or several, see
+    `server_addresses`): "HOST:PORT: reason; ..."."""
+    return "; ".join(f"{address}: {why_unanswered(address, ca_file)}"
+                     for address in server_addresses(target))
+
+
 def server_addresses(target: Union[str, Sequence[str]]) -> tuple:
     """The server addresses of ``target``: one address, several separated by commas
     ("a:50051,b:50051"), or a sequence of them; ValueError when there is none."""

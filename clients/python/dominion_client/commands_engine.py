@@ -345,9 +345,13 @@ def run_simulate(args) -> int:
 
 
 def _record_spec(spec: str) -> tuple:
-    """(FILE, I) of FILE.jsonl[:I]; I is None when not given."""
+    """(FILE, I) of FILE.jsonl[:I]; I is None when not given. ValueError for ``FILE:X`` where
+    FILE exists (and ``FILE:X`` does not) and X is not a game number."""
     path, _, index_text = spec.rpartition(":")
     if not path or not index_text.isdigit():
+        if path and os.path.isfile(path) and not os.path.exists(spec):
+            raise ValueError(f"{index_text[:40]!r} after {path}: is not a game number (games "
+                             "are numbered from 0: FILE.jsonl:0, FILE.jsonl:1, ...)")
         return spec, None
     return path, int(index_text)
 
@@ -386,6 +390,9 @@ def _read_record_line(spec: str) -> dict:
                     raise ValueError(f"line {line + 1} of {path} is not JSON") from None
     except OSError as exc:
         raise ValueError(f"cannot read {path}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise ValueError(f"{path} is not a records file (a JSON object per line) nor a record "
+                         "(a JSON document): it is not text") from None
     raise ValueError(f"{path} has no game {wanted} (games are numbered from 0)")
 
 

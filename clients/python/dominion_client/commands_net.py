@@ -126,10 +126,9 @@ def bot_seats(games: list, tokens: list) -> list:
 def _no_server(args) -> str:
     """The line for servers that did not accept calls within --connect-timeout: for each,
     why (`why_unanswered`: TLS asked in clear and the reverse, an untrusted certificate)."""
-    from .client import server_addresses, why_unanswered
-    reasons = "; ".join(f"{target}: {why_unanswered(target, args.ca_file)}"
-                        for target in server_addresses(",".join(args.server)))
-    return f"dominion bot: {reasons} (waited {args.connect_timeout:g} s; check --server)"
+    from .client import why_none_answered
+    return (f"dominion bot: {why_none_answered(','.join(args.server), args.ca_file)} (waited "
+            f"{args.connect_timeout:g} s; check --server)")
 
 
 async def _run_bots(args, seats: list) -> int:
