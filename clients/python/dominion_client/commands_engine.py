@@ -91,6 +91,10 @@ def register(sub) -> None:
                    help="the log's words: the engine's (default), or Dominion Online's exact "
                         "log format (short names, header lines, (+$N)), which its players' "
                         "log parsers and deck trackers read")
+    p.add_argument("--ratings", type=_ratings, default=None, metavar="R,R,...",
+                   help="with --style dominion-online: a rated game's header, 'Game #N, "
+                        "rated.' and a 'name: rating' line per player, with these ratings (one "
+                        "number per seat, in seat order), which some log parsers need")
     p.set_defaults(run=run_replay)
 
     p = sub.add_parser(
@@ -134,6 +138,15 @@ def seed_arg(text: str) -> int:
     except (ValueError, dominion.DominionError):
         raise argparse.ArgumentTypeError(
             f"{text[:40]!r} is not a seed (an integer from 0 to 2**64 - 1)") from None
+
+
+def _ratings(text: str) -> tuple:
+    """--ratings: comma-separated numbers."""
+    try:
+        return tuple(float(r) for r in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a list of numbers, e.g. "
+                                          "41.5,39") from None
 
 
 def _positive(text: str) -> int:
@@ -496,6 +509,11 @@ def run_replay(args) -> int:
                              f"{len(state.answers)} answers do not end it")
         if args.seat is not None and not 0 <= args.seat < len(names):
             raise dominion.InvalidConfigError(f"--seat must be 0 to {len(names) - 1}")
+        if args.ratings is not None and (args.style != dominion.STYLES[1] or args.json):
+            raise dominion.InvalidConfigError("--ratings is for --style dominion-online")
+        if args.ratings is not None and len(args.ratings) != len(names):
+            raise dominion.InvalidConfigError(f"--ratings needs one number per seat "
+                                              f"({len(names)}), not {len(args.ratings)}")
     except (dominion.DominionError, ValueError) as exc:
         print(f"dominion replay: {exc}", file=sys.stderr)
         return 2
@@ -511,7 +529,8 @@ def run_replay(args) -> int:
                               "hidden": event.detail if hidden else 0,
                               "detail": None if hidden else event.detail, "text": line}))
     else:
-        for line in dominion.log_lines(state.log, names, args.seat, args.style, game_number):
+        for line in dominion.log_lines(state.log, names, args.seat, args.style, game_number,
+                                       args.ratings):
             print(line)
     if not args.json and args.style == "engine":
         print(result_line(state, ended))
