@@ -212,7 +212,7 @@ def _forced_passes(hidden: list, passes: list) -> tuple:
     passes' seats only: of what the player knows."""
     need = [Counter({c: -n for c, n in seat.items() if n < 0}) for seat in hidden]
     have = [Counter({c: n for c, n in seat.items() if n > 0}) for seat in hidden]
-    reserved = [Counter() for _ in hidden]
+    reserved: list = [Counter() for _ in hidden]
     forced = {}
     for i, event in reversed(passes):
         giver, receiver = event.player, event.detail

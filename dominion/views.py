@@ -105,7 +105,8 @@ def _view(s: State, player: Optional[int], log_from: Optional[int]) -> View:
         None if over else d.player, events, log_start, over,
         score(s) if over else None, winners(s) if over else None,
         None if over else _public_decision(d.player, d.kind, d.card, d.purpose,
-                                           *(d.shown or (d.min, d.max)), s.config.players,
+                                           (d.shown or (d.min, d.max))[0],
+                                           (d.shown or (d.min, d.max))[1], s.config.players,
                                            len(s.players[d.player].hand))))
 
 
