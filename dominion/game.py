@@ -295,13 +295,14 @@ def record_from_data(data) -> Record:
         if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
             raise InvalidConfigError(f"this game record cannot be read: its config's {key} must "
                                      f"be a list of names, not {_quote(value)}")
+    if "seed" in c:
+        check_seed(c["seed"])   # None would replay with a random seed: another game
     try:
         config = Config(tuple(c["players"]), tuple(c["kingdom"]), c["seed"], c["first_player"],
                         c.get("always_ask", False))
         answers = tuple((seat, answer_from_data(a)) for seat, a in data["answers"])
     except (KeyError, TypeError, ValueError) as e:
         raise InvalidConfigError(f"this game record cannot be read: {_quote(e)}") from None
-    check_seed(config.seed)   # None would replay with a random seed: another game
     count = data.get("answer_count", len(answers))
     if count != len(answers):
         raise InvalidConfigError(f"this game record is not whole: it holds {len(answers)} "
