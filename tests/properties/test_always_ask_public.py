@@ -31,12 +31,12 @@ def public(state):
 
 @settings(max_examples=property_examples(30), **SLOW)
 @given(seed=st.integers(0, 2 ** 64 - 1), answers=st.integers(0, 2 ** 32 - 1),
-       players=st.integers(2, 4))
+       players=st.integers(2, 4), kingdom=st.sampled_from([list(KINGDOM), "random"]))
 def test_the_public_part_of_a_question_is_the_same_whatever_the_asked_hand_holds(
-        seed, answers, players):
+        seed, answers, players, kingdom):
+    """Over games of the Kingdom above and random Kingdoms of every set."""
     rng = random.Random(answers)
-    state = dominion.new_game(players=players, kingdom=list(KINGDOM), seed=seed,
-                              always_ask=True)
+    state = dominion.new_game(players=players, kingdom=kingdom, seed=seed, always_ask=True)
     compared = 0
     for _ in range(600):
         d = dominion.pending(state)
