@@ -18,7 +18,11 @@ Once the game is over every seat's cards are public (the scores count them), so 
 Cards named by work in progress (a card half-resolved: a Masquerade pass already chosen, a
 Library draw being looked at) keep their places, so that the state stays playable; the
 player's own pending decision pins nothing (it names only cards the player sees, and pinning
-its names would keep real cards of hidden zones in place: a Buy phase offers every pile).
+its names would keep real cards of hidden zones in place: a Buy phase offers every pile), nor
+does another seat's pending turn decision, which each sample asks again from the cards dealt
+to that seat (`Determinizer.sample`). Another seat's pending question of a card names cards of
+its hidden hand or of the cards it looks at: those keep their places (a sample that moved them
+could not answer the question).
 
 A sample carries nothing the player may not see: the log is the player's own view of it (other
 seats' private cards removed, as `view` shows them), and the answers of other seats are
@@ -37,11 +41,11 @@ from pyrsistent import pvector
 
 from . import rng
 from .card import CARDS
-from .engine import scores_by_pass, zones_score
+from .engine import Work, action_phase, buy_phase, scores_by_pass, zones_score
 from .errors import InvalidConfigError
 from .game import check_seed
 from .views import visible_event
-from .state import State
+from .state import ACTION, TURN, State
 
 
 def determinize(state: State, player: int, seed: int) -> State:
@@ -54,20 +58,26 @@ def determinize(state: State, player: int, seed: int) -> State:
 class Determinizer:
     """`determinize` for many seeds of one state: what every sample shares (the log and answers
     as ``player`` sees them, the pinned cards) is worked out once, here. Immutable once made."""
-    __slots__ = ("state", "player", "_real", "_pinned", "_first")
+    __slots__ = ("state", "player", "_real", "_pinned", "_first", "_turn", "_all_pinned")
 
     def __init__(self, state: State, player: int):
         n = len(state.players)
         if type(player) is not int or not 0 <= player < n:
             raise InvalidConfigError(f"player must be a seat from 0 to {n - 1}, not {player!r}")
         stack = state.stack
-        if stack and stack[-1][0] == "?" and stack[-1][1].player == player:
+        asked = stack[-1][1] if stack and stack[-1][0] == "?" else None
+        # Another seat's turn decision (its plays and buys) is asked again in each sample from
+        # the cards dealt there (`_turn_asked_again`), so that, like the player's own question,
+        # it pins nothing.
+        self._turn = asked is not None and asked.player != player and asked.kind == TURN
+        if asked is not None and (asked.player == player or self._turn):
             # the player's own question names only what they see: its args may still name
             # another seat's hidden cards (Masquerade's passes already chosen)
             work = stack[:-1] + (("?", None, stack[-1][2], stack[-1][3]),)
         else:
             work = stack
         self._pinned = Counter(_card_names(work))
+        self._all_pinned = Counter(_card_names(stack))   # when no deal can ask the turn again
         self._first = _zones_in_work(work)
         self.player = player
         self._real = state   # passes the player did not see are swapped on the real log
@@ -75,10 +85,28 @@ class Determinizer:
                                     answers=_seen_answers(state.answers, player))
 
     def sample(self, seed: int) -> State:
-        """One sample, drawn with ``seed`` (see `determinize`)."""
+        """One sample, drawn with ``seed`` (see `determinize`). While another seat's turn
+        decision is pending, the deal is drawn again until that seat's turn asks the same
+        public question (the Action phase needs an Action in its hand, unless the game asks
+        every question); after `TURN_DEALS` deals, the cards the decision names keep their
+        places."""
         check_seed(seed)
-        state, player, pinned = self.state, self.player, self._pinned
         generator = rng.seed_state(seed ^ 0x44455445524D)
+        if not self._turn:
+            return self._deal(generator, self._pinned)._replace(rng=rng.seed_state(seed))
+        real = self._real
+        for _ in range(TURN_DEALS):
+            generator, dealt = rng.next_u64(generator)
+            again = _turn_asked_again(self._deal(dealt, self._pinned))
+            if again is not None and again.phase == real.phase and \
+                    again.stack[-1][1].purpose == real.stack[-1][1].purpose:
+                return again._replace(rng=rng.seed_state(seed))
+        return self._deal(generator, self._all_pinned)._replace(rng=rng.seed_state(seed))
+
+    def _deal(self, generator: int, pinned: Counter) -> State:
+        """The unseen passes drawn and the hidden cards dealt with ``generator``, the cards
+        named in ``pinned`` kept in their places."""
+        state, player = self.state, self.player
         kept: frozenset = frozenset()
         if self._real.stack:   # once the game is over, every seat's cards are public (scores)
             generator, drawn, kept = _swap_unseen_passes(self._real, player, generator, pinned)
@@ -96,7 +124,22 @@ class Determinizer:
                 generator, (ps.hand, ps.deck, ps.looking, under), pinned, self._first)
             players.append(ps._replace(hand=hand, deck=deck, looking=looking,
                                        discard=under + top))
-        return state._replace(players=tuple(players), rng=rng.seed_state(seed))
+        return state._replace(players=tuple(players))
+
+
+TURN_DEALS = 64   # deals tried for another seat's pending turn before its cards are pinned
+
+
+def _turn_asked_again(state: State):
+    """``state`` with its current seat's pending turn decision asked again from the cards its
+    seat holds now, or None when that turn would not stop at a question of the same phase."""
+    w = Work(state)
+    w.stack.pop()
+    phase = w.phase
+    (action_phase if phase == ACTION else buy_phase)(w)
+    if w.events or w.phase != phase or not w.stack or w.stack[-1][0] != "?":
+        return None
+    return w.freeze()
 
 
 def _seen_log(log, player: int, kept: frozenset = frozenset()):
