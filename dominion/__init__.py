@@ -18,8 +18,8 @@ from .engine import cost, score_by_card
 from .errors import (DominionError, GameOverError, IllegalAnswerError, InvalidConfigError,
                      InvalidKingdomError, InvalidPositionError, NotYourDecisionError,
                      StaleAnswerError, UnknownCardError)
-from .game import (ENGINE_VERSION, SEED_LIMIT, Record, answer_from_data, answer_to_data,
-                   check_seed, decision_number, is_over, make_config, new_game, pending,
+from .game import (ENDINGS, ENGINE_VERSION, SEED_LIMIT, Record, answer_from_data, answer_to_data,
+                   check_seed, decision_number, ending, is_over, make_config, new_game, pending,
                    player_score, record, record_from_data, record_to_data, replay, score, step,
                    winners)
 from .positions import Inspection, SeatZones, inspect, position
@@ -32,7 +32,7 @@ from .state import (ACTION, BUY, CHOOSE, CLEANUP, END_PHASE, ORDER, OVER, PLAY, 
                     State, TurnEffects)
 
 __all__ = [
-    "COMPILED", "SEED_LIMIT", "check_seed", "ENGINE_VERSION", "record_to_data", "record_from_data",
+    "COMPILED", "SEED_LIMIT", "check_seed", "ENGINE_VERSION", "ENDINGS", "ending", "record_to_data", "record_from_data",
     "answer_to_data", "answer_from_data", "new_game", "position", "pending", "step", "view",
     "determinize", "inspect", "Inspection", "SeatZones", "score", "winners", "replay", "record",
     "is_over", "decision_number", "make_config", "player_score", "score_by_card", "visible_event", "cost", "card",

@@ -10,15 +10,19 @@ put every card there themselves). Inferences a program draws from the log's hist
 opponent gained into their hand, a Victory card Bureaucrat put on a deck) are not applied: a
 search that tracks them can reject samples that contradict them.
 
-A card passed face down between two other seats (Masquerade) is one the player did not see: where
-the receiver still holds it hidden, it trades places with a card drawn from the giver's hidden
-cards (the VP the player's view shows counts such a card for its giver, so it stays the same).
+A card passed face down between two other seats (Masquerade) is one the player did not see: every
+such pass is drawn anew from the giver's hidden cards as the player counts them (the VP the
+player's view shows counts such a card for its giver, so it stays the same).
 Once the game is over every seat's cards are public (the scores count them), so no pass moves.
 
 Cards named by work in progress (a card half-resolved: a Masquerade pass already chosen, a
 Library draw being looked at) keep their places, so that the state stays playable; the
 player's own pending decision pins nothing (it names only cards the player sees, and pinning
-its names would keep real cards of hidden zones in place: a Buy phase offers every pile).
+its names would keep real cards of hidden zones in place: a Buy phase offers every pile), nor
+does another seat's pending turn decision, which each sample asks again from the cards dealt
+to that seat (`Determinizer.sample`). Another seat's pending question of a card names cards of
+its hidden hand or of the cards it looks at: those keep their places (a sample that moved them
+could not answer the question).
 
 A sample carries nothing the player may not see: the log is the player's own view of it (other
 seats' private cards removed, as `view` shows them), and the answers of other seats are
@@ -37,11 +41,11 @@ from pyrsistent import pvector
 
 from . import rng
 from .card import CARDS
-from .engine import scores_by_pass, zones_score
+from .engine import Work, action_phase, buy_phase, scores_by_pass, zones_score
 from .errors import InvalidConfigError
 from .game import check_seed
 from .views import visible_event
-from .state import State
+from .state import ACTION, TURN, State
 
 
 def determinize(state: State, player: int, seed: int) -> State:
@@ -54,20 +58,26 @@ def determinize(state: State, player: int, seed: int) -> State:
 class Determinizer:
     """`determinize` for many seeds of one state: what every sample shares (the log and answers
     as ``player`` sees them, the pinned cards) is worked out once, here. Immutable once made."""
-    __slots__ = ("state", "player", "_real", "_pinned", "_first")
+    __slots__ = ("state", "player", "_real", "_pinned", "_first", "_turn", "_all_pinned")
 
     def __init__(self, state: State, player: int):
         n = len(state.players)
         if type(player) is not int or not 0 <= player < n:
             raise InvalidConfigError(f"player must be a seat from 0 to {n - 1}, not {player!r}")
         stack = state.stack
-        if stack and stack[-1][0] == "?" and stack[-1][1].player == player:
+        asked = stack[-1][1] if stack and stack[-1][0] == "?" else None
+        # Another seat's turn decision (its plays and buys) is asked again in each sample from
+        # the cards dealt there (`_turn_asked_again`), so that, like the player's own question,
+        # it pins nothing.
+        self._turn = asked is not None and asked.player != player and asked.kind == TURN
+        if asked is not None and (asked.player == player or self._turn):
             # the player's own question names only what they see: its args may still name
             # another seat's hidden cards (Masquerade's passes already chosen)
             work = stack[:-1] + (("?", None, stack[-1][2], stack[-1][3]),)
         else:
             work = stack
         self._pinned = Counter(_card_names(work))
+        self._all_pinned = Counter(_card_names(stack))   # when no deal can ask the turn again
         self._first = _zones_in_work(work)
         self.player = player
         self._real = state   # passes the player did not see are swapped on the real log
@@ -75,10 +85,28 @@ class Determinizer:
                                     answers=_seen_answers(state.answers, player))
 
     def sample(self, seed: int) -> State:
-        """One sample, drawn with ``seed`` (see `determinize`)."""
+        """One sample, drawn with ``seed`` (see `determinize`). While another seat's turn
+        decision is pending, the deal is drawn again until that seat's turn asks the same
+        public question (the Action phase needs an Action in its hand, unless the game asks
+        every question); after `TURN_DEALS` deals, the cards the decision names keep their
+        places."""
         check_seed(seed)
-        state, player, pinned = self.state, self.player, self._pinned
         generator = rng.seed_state(seed ^ 0x44455445524D)
+        if not self._turn:
+            return self._deal(generator, self._pinned)._replace(rng=rng.seed_state(seed))
+        real = self._real
+        for _ in range(TURN_DEALS):
+            generator, dealt = rng.next_u64(generator)
+            again = _turn_asked_again(self._deal(dealt, self._pinned))
+            if again is not None and again.phase == real.phase and \
+                    again.stack[-1][1].purpose == real.stack[-1][1].purpose:
+                return again._replace(rng=rng.seed_state(seed))
+        return self._deal(generator, self._all_pinned)._replace(rng=rng.seed_state(seed))
+
+    def _deal(self, generator: int, pinned: Counter) -> State:
+        """The unseen passes drawn and the hidden cards dealt with ``generator``, the cards
+        named in ``pinned`` kept in their places."""
+        state, player = self.state, self.player
         kept: frozenset = frozenset()
         if self._real.stack:   # once the game is over, every seat's cards are public (scores)
             generator, drawn, kept = _swap_unseen_passes(self._real, player, generator, pinned)
@@ -96,7 +124,22 @@ class Determinizer:
                 generator, (ps.hand, ps.deck, ps.looking, under), pinned, self._first)
             players.append(ps._replace(hand=hand, deck=deck, looking=looking,
                                        discard=under + top))
-        return state._replace(players=tuple(players), rng=rng.seed_state(seed))
+        return state._replace(players=tuple(players))
+
+
+TURN_DEALS = 64   # deals tried for another seat's pending turn before its cards are pinned
+
+
+def _turn_asked_again(state: State):
+    """``state`` with its current seat's pending turn decision asked again from the cards its
+    seat holds now, or None when that turn would not stop at a question of the same phase."""
+    w = Work(state)
+    w.stack.pop()
+    phase = w.phase
+    (action_phase if phase == ACTION else buy_phase)(w)
+    if w.events or w.phase != phase or not w.stack or w.stack[-1][0] != "?":
+        return None
+    return w.freeze()
 
 
 def _seen_log(log, player: int, kept: frozenset = frozenset()):
@@ -123,13 +166,15 @@ def _seen_answers(answers, player: int):
 
 def _swap_unseen_passes(state: State, player: int, generator: int, pinned: Counter) -> tuple:
     """(generator, state, the log indices of the passes drawn) with every card passed face down
-    that ``player`` did not see (Masquerade between two other seats) drawn anew. The passes are
-    first undone, last first, on each seat's hidden cards (where the receiver still holds the
-    card hidden: what the player knows is the cards as if never passed); then each is made
-    again, in order, with a card drawn from the giver's hidden cards in sorted order, and the
-    log's pass event names it. The draws depend only on what the player knows, so two states
-    they cannot tell apart give the same sample, and the cards each seat is publicly known to
-    hold, and so the VP their view shows (`views.known_vp`), stay the same. A sample's log names
+    that ``player`` did not see (Masquerade between two other seats) drawn anew. Every such
+    pass is first undone on each seat's hidden cards, which gives each seat's hidden cards as
+    the player counts them (as if never passed: a function of what the player saw, whatever
+    the real cards were); then each is made again, in order, with a card drawn from the giver's
+    hidden cards in sorted order (or the card a seat has since shown that it did not have as
+    counted: `_forced_passes`), and the log's pass event names it. The draws depend only on what
+    the player knows, so two states they cannot tell apart give the same sample, and the cards
+    each seat is publicly known to hold, and so the VP their view shows (`views.known_vp`),
+    stay the same. A sample's log names
     the cards drawn (no secret: draws, not the real cards), so a sample of a sample is drawn
     alike. Cards named by work in progress (``pinned``) never move."""
     log = state.log
@@ -142,26 +187,35 @@ def _swap_unseen_passes(state: State, player: int, generator: int, pinned: Count
              for ps in state.players]
     start = [Counter(card for zone in seat for card in zone) for seat in zones]
     hidden = [Counter(c) for c in start]
-    undone = []
-    for i, event in reversed(passes):
-        giver, receiver, name = event.player, event.detail, event.cards[0]
-        if pinned[name] or hidden[receiver][name] == 0:
-            continue
-        hidden[receiver][name] -= 1
-        hidden[giver][name] += 1
-        undone.append((i, event))
+    undone = [(i, event) for i, event in passes if not pinned[event.cards[0]]]
     if not undone:
         return generator, state, ()
+    for _, event in undone:   # every pass undone: each seat's cards as the player counts them
+        hidden[event.detail][event.cards[0]] -= 1
+        hidden[event.player][event.cards[0]] += 1
+    forced, reserved = _forced_passes(hidden, undone)
+    if forced is None:
+        return generator, state, ()   # a history no drawing explains: the passes stay
     drawn = []
-    for i, event in reversed(undone):
+    for i, event in undone:
         giver, receiver = event.player, event.detail
-        pool = sorted(card for card, n in hidden[giver].items() if not pinned[card]
-                      for _ in range(n))
-        generator, j = rng.below(generator, len(pool))
-        card = pool[j]
+        card = forced.get(i)
+        if card is None:
+            pool = sorted(card for card, n in hidden[giver].items()
+                          if n - reserved[giver][card] > 0 and not pinned[card]
+                          for _ in range(n - reserved[giver][card]))
+            if not pool:
+                return generator, state, ()
+            generator, j = rng.below(generator, len(pool))
+            card = pool[j]
+        else:   # it leaves the giver as it was kept for, and is kept by the receiver
+            reserved[giver][card] -= 1
+            reserved[receiver][card] += 1
         hidden[giver][card] -= 1
         hidden[receiver][card] += 1
         drawn.append((i, event._replace(cards=(card,))))
+    if any(n < 0 for seat in hidden for n in seat.values()):
+        return generator, state, ()
     for seat, zone_list in enumerate(zones):   # each seat's cards out and in, slot for slot
         out = start[seat] - hidden[seat]
         new = sorted((hidden[seat] - start[seat]).elements())
@@ -181,7 +235,7 @@ def _swap_unseen_passes(state: State, player: int, generator: int, pinned: Count
     # (a sample's log names no card of those); sorted, so that a sample of a sample is alike.
     pile_names = state.pile_names
     passed = Counter(state.hidden_passes)
-    for (_, was), (_, now) in zip(reversed(undone), drawn):
+    for (_, was), (_, now) in zip(undone, drawn):
         for event, sign in ((was, -1), (now, 1)):
             if scores_by_pass(pile_names, event.cards[0]):
                 passed[(event.player, event.detail, event.cards[0], event.seen_by)] += sign
@@ -189,6 +243,36 @@ def _swap_unseen_passes(state: State, player: int, generator: int, pinned: Count
                                      hidden_passes=tuple(sorted(passed.elements())),
                                      vp=tuple(zones_score(ps) for ps in players)), \
         frozenset(i for i, _ in drawn)
+
+
+def _forced_passes(hidden: list, passes: list) -> tuple:
+    """(log index -> card, cards kept per seat) for the passes that must carry a given card:
+    where a seat holds fewer of a card than the player counts it having (``hidden`` below 0:
+    it showed one it got by a pass), the passes into it, last first, bring one, and where their
+    giver did not have it as counted either, the passes into the giver before do, and so on.
+    The cards a forced pass takes are kept (`reserved`) from the random draws until it is
+    made. (None, None) when no passes can explain the counts. A function of ``hidden`` and the
+    passes' seats only: of what the player knows."""
+    need = [Counter({c: -n for c, n in seat.items() if n < 0}) for seat in hidden]
+    have = [Counter({c: n for c, n in seat.items() if n > 0}) for seat in hidden]
+    reserved: list = [Counter() for _ in hidden]
+    forced = {}
+    for i, event in reversed(passes):
+        giver, receiver = event.player, event.detail
+        wanted = sorted(need[receiver].elements())
+        if not wanted:
+            continue
+        card = wanted[0]
+        forced[i] = card
+        need[receiver][card] -= 1
+        if have[giver][card] > 0:
+            have[giver][card] -= 1
+            reserved[giver][card] += 1
+        else:
+            need[giver][card] += 1
+    if any(+seat for seat in need):
+        return None, None
+    return forced, reserved
 
 
 # Another seat's zones as `determinize` redeals them, by index: hand, deck, looking, and the

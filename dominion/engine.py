@@ -16,7 +16,7 @@ from typing import Any, Callable, Final, Optional
 from pyrsistent import PVector
 
 from . import rng
-from .card import CARDS, CONTINUATIONS, FRAME_NAMES, continuation
+from .card import CARDS, CONTINUATIONS, FRAME_NAMES, card, continuation
 from ._native import tuple_maker
 from .errors import IllegalAnswerError
 from .state import (ACTION, BUY, CHOOSE, CLEANUP, END_PHASE, FROM_SUPPLY, ORDER, OVER, PLAY,
@@ -253,20 +253,29 @@ def select_is_forced(pool: tuple, lo: int, hi: int, purpose: str) -> bool:
 
 
 def ask_select(w: Work, player: int, prompt: str, card, purpose: str, pool, lo: int, hi: int,
-               cont, *args, about_cards=(), about_player=None) -> None:
+               cont, *args, about_cards=(), about_player=None, from_hand=False) -> None:
     """Ask ``player`` to choose ``lo``..``hi`` cards from ``pool`` (a multiset of names); then
     ``cont(w, chosen_tuple, *args)``. Does as much as possible: ``lo`` and ``hi`` are clipped to
     the pool, and a forced answer (`select_is_forced`) is not asked unless the game asks every
-    question. ``about_cards``/``about_player`` go into the Decision (see its docstring)."""
+    question. ``about_cards``/``about_player`` go into the Decision (see its docstring).
+    ``from_hand``: the pool is picked out of the player's hidden hand (its Coppers, its
+    Actions), so the others are told the bounds clipped by the hand's size only
+    (`Decision.shown`)."""
     pool = tuple(sorted(pool))
     n = len(pool)
+    shown: tuple = ()
+    if from_hand:
+        size = len(w.players[player].hand)
+        shown_hi = min(hi, size)
+        shown = (min(lo, shown_hi), shown_hi)
     hi = min(hi, n)
     lo = min(lo, hi)
     if not w.config.always_ask and select_is_forced(pool, lo, hi, purpose):
         cont(w, pool[:lo], *args)
     else:
         _ask(w, Decision(player, SELECT, prompt, card, purpose, cards=pool, min=lo, max=hi,
-                         about_cards=tuple(about_cards), about_player=about_player),
+                         about_cards=tuple(about_cards), about_player=about_player,
+                         shown=() if shown == (lo, hi) else shown),
              cont, args)
 
 
@@ -454,12 +463,15 @@ def owner_changed(w: Work, player: int) -> None:
 def vp_change(w: Work, player: int, name: str, sign: int) -> None:
     """``player`` gained (``sign`` 1) or lost (-1) the card ``name``: their VP changes by the
     card's VP, or, in a game with a card whose VP depends on the others (Gardens, Duke), is
-    counted again when the step ends (`owner_changed`)."""
+    counted again when the step ends (`owner_changed`); so is a card whose VP depends on the
+    others in a position whose Kingdom has no pile of it."""
     if variable_vp_in(w.pile_names):
         owner_changed(w, player)
         return
     vp = _vp_marks().get(name)
-    if vp:
+    if vp == _VARIABLE_VP:
+        owner_changed(w, player)
+    elif vp:
         scores = list(w.vp)
         scores[player] += sign * vp
         w.vp = tuple(scores)
@@ -507,11 +519,20 @@ def _score_by_kind(cards: tuple) -> int:
     return score_counts(Counter(cards))
 
 
+# In the counts `views.known_vp` makes for a viewer: a card whose name the viewer does not know
+# (one passed face down to the seat, as the giver's card that left it): it counts toward how many
+# cards the seat has (Gardens), and scores nothing itself.
+UNSEEN_CARD = "?"
+
+
 def score_counts(counts: Counter) -> int:
-    """Victory points of the cards counted in ``counts`` (name -> how many)."""
+    """Victory points of the cards counted in ``counts`` (name -> how many; `UNSEEN_CARD`
+    counts as a card and scores nothing)."""
     fixed = _vp_tables()[0]
     total = 0
     for name, k in counts.items():
+        if name == UNSEEN_CARD:
+            continue
         c = CARDS[name]
         if c.victory_points is not None:
             total += k * c.victory_points(counts)
@@ -527,7 +548,7 @@ def score_by_card(cards) -> tuple:
     fixed = _vp_tables()[0]
     out = []
     for name in sorted(counts):
-        c = CARDS[name]
+        c = card(name)   # an unknown name: UnknownCardError, not a bare KeyError
         each = c.victory_points(counts) if c.victory_points is not None else fixed.get(name, 0)
         out.append((name, counts[name], counts[name] * each))
     return tuple(out)
@@ -972,7 +993,7 @@ def reaction_window(w: Work, victim: int, attacker: int, attack: str) -> None:
     if pool or w.config.always_ask:
         ask_select(w, victim, f"{attack} was played: you may reveal a Reaction", attack, "react",
                    pool, 0, 1, _reaction_answer, victim, attacker, attack,
-                   about_player=attacker)
+                   about_player=attacker, from_hand=True)
 
 
 @continuation
@@ -1066,7 +1087,7 @@ def turn_decision(player: int, purpose: str, plays: tuple, buys: tuple) -> Decis
     else:
         prompt, moves = BUY_PROMPT, plays + buys + (END_THE_PHASE,)
     decision = _new_tuple(_Decision, (player, TURN, prompt, None, purpose, (), (), moves, 1, 1,
-                                      (), None))
+                                      (), None, ()))
     _TURN_DECISIONS.keep(key, (plays, buys, decision))
     return decision
 

@@ -245,11 +245,32 @@ def answer_from_data(value):
     return tuple(value["items"])
 
 
-def record_to_data(rec) -> dict:
-    """A game's record as JSON-ready data, with the engine version that made it."""
+# How a recorded game ended: by the rules; ended by its server when no answer came for too long;
+# or stopped before its end by whoever played it (a simulation's decision limit, a program).
+ENDINGS = ("over", "abandoned", "cut short")
+
+
+def ending(state: State, abandoned: Any = False) -> str:
+    """How the game of ``state`` ended, as a record says it (`ENDINGS`): "over" when the rules
+    ended it, else "abandoned" when its server gave up waiting, else "cut short"."""
+    return "over" if is_over(state) else "abandoned" if abandoned else "cut short"
+
+
+def record_to_data(rec, ended: Any = None) -> dict:
+    """A game's record as JSON-ready data, with the engine version that made it and its
+    ``answer_count`` (a reader can tell a record cut in two from a whole one); ``ended``, one
+    of `ENDINGS` (`ending`), says how the game ended, so that an unfinished game is never
+    taken for a finished one."""
     config, answers = rec
-    return {"engine_version": ENGINE_VERSION, "config": dict(Config(*config)._asdict()),
-            "answers": [[seat, answer_to_data(a)] for seat, a in answers]}
+    data = {"engine_version": ENGINE_VERSION, "config": dict(Config(*config)._asdict()),
+            "answers": [[seat, answer_to_data(a)] for seat, a in answers],
+            "answer_count": len(answers)}
+    if ended is not None:
+        if ended not in ENDINGS:
+            raise InvalidConfigError(f"a game ends {' or '.join(map(repr, ENDINGS))}, not "
+                                     f"{_quote(ended)}")
+        data["ended"] = ended
+    return data
 
 
 def record_from_data(data) -> Record:
@@ -268,13 +289,24 @@ def record_from_data(data) -> Record:
         raise InvalidConfigError(f"this record was made by engine version {version!r}; this "
                                  f"engine is version {ENGINE_VERSION!r}, where the same answers "
                                  "may be another game")
+    c = data["config"]
+    for key in ("players", "kingdom"):
+        value = c.get(key) if isinstance(c, dict) else None
+        if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
+            raise InvalidConfigError(f"this game record cannot be read: its config's {key} must "
+                                     f"be a list of names, not {_quote(value)}")
+    if "seed" in c:
+        check_seed(c["seed"])   # None would replay with a random seed: another game
     try:
-        c = data["config"]
         config = Config(tuple(c["players"]), tuple(c["kingdom"]), c["seed"], c["first_player"],
                         c.get("always_ask", False))
         answers = tuple((seat, answer_from_data(a)) for seat, a in data["answers"])
     except (KeyError, TypeError, ValueError) as e:
         raise InvalidConfigError(f"this game record cannot be read: {_quote(e)}") from None
+    count = data.get("answer_count", len(answers))
+    if count != len(answers):
+        raise InvalidConfigError(f"this game record is not whole: it holds {len(answers)} "
+                                 f"answers of the {_quote(count)} it says it has")
     return Record(config, answers)
 
 

@@ -79,8 +79,9 @@ _KINGDOM_STREAM = 0x4B494E47444F4D  # "KINGDOM": the draw uses its own stream of
 
 
 def kingdom_pool(sets) -> tuple:
-    """The Kingdom cards of the given sets (an edition's pool includes the cards it shares)."""
-    sets = tuple(sets)
+    """The Kingdom cards of the given sets (an edition's pool includes the cards it shares):
+    a sequence of set names, or one comma-separated string ("base-2e,intrigue-2e")."""
+    sets = tuple(s.strip() for s in sets.split(",")) if isinstance(sets, str) else tuple(sets)
     for s in sets:
         if s not in SETS:
             raise InvalidKingdomError(f"unknown set {s!r}{did_you_mean(s, SETS)}; sets are: "

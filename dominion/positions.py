@@ -93,12 +93,18 @@ def position(kingdom, *, players=2, hands=None, decks=None, discards=None, in_pl
                     aside=zone(aside, s), looking=zone(looking, s)) for s in range(n))
     config = make_config(names, kingdom, None, seed, current, always_ask)
     state = _blank_state(config, pile_names, tuple(counts), players_state, current)
+    # Cards played from here on get ids above every id this turn's effects name (cards that left
+    # play: a new card with such an id would be taken to have left play too).
+    next_uid = max((FIRST_POSITION_UID,) + tuple(uid + 1 for uid in effects.left_play))
     state = state._replace(phase=phase, turn=sum(turns_taken), turns_taken=turns_taken,
-                           trash=trash, effects=effects, next_uid=1000, **counters)
+                           trash=trash, effects=effects, next_uid=next_uid, **counters)
     w = Work(state)
     push(w, action_phase if phase == ACTION else buy_phase)
     run(w)
     return w.freeze()
+
+
+FIRST_POSITION_UID = 1000   # the first instance id of a card played in a position
 
 
 def _mark_card(mark: tuple) -> str:

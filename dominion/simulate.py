@@ -27,6 +27,7 @@ from .bots.playout import play_out
 from . import rng
 from .bots import RandomBot, StrategyBot, bot_label, default_kingdom, make_bot
 from .errors import DominionError
+from .kingdoms import kingdom_pool
 
 MAX_DECISIONS = 20_000  # a game still running after this many answers is counted as an error
 _MASK = (1 << 64) - 1
@@ -91,13 +92,13 @@ def play_game(setup: Setup, index: int, max_decisions: int = MAX_DECISIONS) -> d
         # fields they read; other bots get a `View` as always.
         cheap = [type(bot) in BUILT_IN_BOTS for bot in bots]
         state, _ = play_out(state, bots, cheap, _game.step, max_decisions)
+        if setup.records:   # also of a game cut short, which says so
+            result["record"] = _game.record_to_data(_game.record(state), _game.ending(state))
         if state.stack:
             raise RuntimeError(f"the game did not end within {max_decisions} decisions")
         scores = _game.score(state)
         result.update(scores=list(scores), winners=[labels[s] for s in _game.winners(state)],
                       turns=state.turn, turns_taken=list(state.turns_taken))
-        if setup.records:
-            result["record"] = _game.record_to_data(_game.record(state))
     except Exception as exc:  # a simulation reports broken games, it does not stop at them
         result["error"] = f"{type(exc).__name__}: {exc}"
         d = getattr(exc, "decision", None)
@@ -186,6 +187,32 @@ def summarize(setup: Setup, tally: Tally, seconds: float, interrupted: bool = Fa
     return summary
 
 
+def make_setup(bots, games: int, kingdom=None, sets=None, seed: Optional[int] = None,
+               records: bool = False) -> Setup:
+    """The `Setup` of a simulation, every argument checked (bots, number of games, Kingdom,
+    sets, seed; a random seed drawn when none is given): a command calls it before it touches
+    any file, so that a typo fails with nothing written."""
+    bots = tuple(bots)
+    if not 2 <= len(bots) <= 6:
+        raise SimulationError(f"a game needs 2 to 6 bots, not {len(bots)}")
+    if games < 1:
+        raise SimulationError(f"the number of games must be at least 1, not {games}")
+    for b in bots:
+        make_bot(b)  # unknown bots and bad strategy files fail here, before any game
+    if seed is None:
+        seed = int.from_bytes(os.urandom(8), "little")
+    if kingdom is None:
+        kingdom = default_kingdom(bots)
+    elif isinstance(kingdom, str) and "," in kingdom:
+        kingdom = tuple(c.strip() for c in kingdom.split(","))
+    sets = tuple(sets) if sets else None
+    if sets:
+        kingdom_pool(sets)   # a mistyped set fails also when the Kingdom is not random
+    _game.make_config(len(bots), kingdom, sets, seed)  # a bad Kingdom or set fails here
+    return Setup(bots, labels_for(bots), kingdom if isinstance(kingdom, str) else tuple(kingdom),
+                 sets, seed, records)
+
+
 def simulate(bots, games: int, kingdom=None, sets=None, seed: Optional[int] = None,
              workers: Optional[int] = None,
              progress: Optional[Callable[[int, int], None]] = None,
@@ -206,23 +233,7 @@ def simulate(bots, games: int, kingdom=None, sets=None, seed: Optional[int] = No
     future with ``result()`` (a ``concurrent.futures`` executor, or a Dask ``distributed.Client``
     for a cluster of machines). Game ``i`` is a pure function of the setup and ``i``, so the
     results are the same as a local run's, whatever the executor and its workers."""
-    bots = tuple(bots)
-    if not 2 <= len(bots) <= 6:
-        raise SimulationError(f"a game needs 2 to 6 bots, not {len(bots)}")
-    if games < 1:
-        raise SimulationError(f"the number of games must be at least 1, not {games}")
-    for b in bots:
-        make_bot(b)  # unknown bots and bad strategy files fail here, before any game
-    if seed is None:
-        seed = int.from_bytes(os.urandom(8), "little")
-    if kingdom is None:
-        kingdom = default_kingdom(bots)
-    elif isinstance(kingdom, str) and "," in kingdom:
-        kingdom = tuple(c.strip() for c in kingdom.split(","))
-    sets = tuple(sets) if sets else None
-    _game.make_config(len(bots), kingdom, sets, seed)  # a bad Kingdom or set fails here
-    setup = Setup(bots, labels_for(bots), kingdom if isinstance(kingdom, str) else tuple(kingdom),
-                  sets, seed, on_record is not None)
+    setup = make_setup(bots, games, kingdom, sets, seed, on_record is not None)
     tally = Tally(setup.labels, keep_results)
 
     def collect(part):

@@ -71,7 +71,10 @@ class Decision(NamedTuple):
     answering player (whose card Spy revealed, the victim of Swindler or Thief, Masquerade's
     receiver, the attacker a Reaction answers), else None. Bots and front ends read these fields,
     never the prompt text. The decision is shown only to ``player``, so ``about_cards`` holds
-    only cards that player may see.
+    only cards that player may see. ``shown``: the (min, max) the others are told, when they
+    differ from ``min``/``max``: a pool picked out of a hidden hand (Moneylender's Coppers, the
+    Reactions a victim may reveal) bounds the answer, but the others are told the card's
+    bounds clipped only by the hand's size, which tells them nothing of what the hand holds.
     """
     player: int
     kind: str
@@ -85,6 +88,7 @@ class Decision(NamedTuple):
     max: int = 0
     about_cards: tuple = ()
     about_player: Optional[int] = None
+    shown: tuple = ()
 
 
 class PublicDecision(NamedTuple):

@@ -11,15 +11,17 @@ Two styles (`STYLES`): ``"engine"``, the default, and ``"dominion-online"``, Dom
 own log format, which its players' tools (log parsers, deck trackers) read: a short prefix per
 player derived from the names (`name_prefixes`), header lines (`log_header`), "(+$N)" after
 Treasure plays (their printed values: a Coppersmith's or Merchant's bonus is not in the event),
-"topdecks", a hidden discard naming the visible top card ("discards a card and a Copper."), no
-line for the Clean-up, "The game has ended."; `log_lines` writes a whole log, with the "gets
-+1 Action." lines of Actions' printed bonuses.
+"topdecks", a hidden discard naming the visible top card ("discards a card and a Copper."),
+"reacts with a Moat.", a comma before the "and" of a list of three, no line for the Clean-up,
+"The game has ended."; `log_lines` writes a whole log, with the "gets +1 Action." lines of
+Actions' printed bonuses and another player's Library that "looks at" what it draws.
 """
 from __future__ import annotations
 
 from typing import Optional
 
 from .card import CARDS, regular_plural
+from .errors import InvalidConfigError
 from .state import FROM_SUPPLY
 
 _VOWELS = "AEIOU"
@@ -41,21 +43,22 @@ def card_count(n: int, name: str) -> str:
     return a_card(name) if n == 1 else f"{n} {plural(name)}"
 
 
-def and_list(parts) -> str:
-    """"x", "x and y", "x, y and z"."""
+def and_list(parts, oxford: bool = False) -> str:
+    """"x", "x and y", "x, y and z" (``oxford``, as Dominion Online writes: "x, y, and z")."""
     parts = list(parts)
     if len(parts) <= 1:
         return "".join(parts)
-    return ", ".join(parts[:-1]) + " and " + parts[-1]
+    last = ", and " if oxford and len(parts) > 2 else " and "
+    return ", ".join(parts[:-1]) + last + parts[-1]
 
 
-def card_list(cards) -> str:
+def card_list(cards, oxford: bool = False) -> str:
     """Card names as words, counted in the order first seen: "3 Coppers and an Estate";
-    "" for none."""
+    "" for none; ``oxford``: a comma before the "and" of three or more (`and_list`)."""
     counts: dict = {}
     for name in cards:
         counts[name] = counts.get(name, 0) + 1
-    return and_list(card_count(n, name) for name, n in counts.items())
+    return and_list((card_count(n, name) for name, n in counts.items()), oxford)
 
 
 def cards_count(n: int) -> str:
@@ -91,24 +94,37 @@ def name_prefixes(player_names) -> tuple:
     """Dominion Online's short name per player: the shortest start of the name (spaces left
     out) that starts no other player's name ("Ann", "Bob" -> "A", "B"; "Ann", "Andy" -> "Ann",
     "And"), the whole name when it starts another's, and the seat number added to names that
-    are still alike ("Ann", "Ann" -> "Ann1", "Ann2"); unique within the game, one word each."""
-    names = ["".join(str(n).split()) or f"P{i + 1}" for i, n in enumerate(player_names)]
+    are still alike ("Ann", "Ann" -> "Ann1", "Ann2"); unique within the game, one word each.
+    Names are told apart by their letters and digits only (`_letters`): a log parser that
+    leaves out punctuation must not merge two players ("big-money", "big-money-ultimate" ->
+    "big-money", "big-money-u", not "big-money-")."""
+    names = ["".join(str(n).split()) for n in player_names]
+    names = [n if _letters(n) else f"P{i + 1}" for i, n in enumerate(names)]
+    keys = [_letters(n) for n in names]
     out = []
     for i, name in enumerate(names):
-        others = [n for j, n in enumerate(names) if j != i]
-        short = next((name[:k] for k in range(1, len(name) + 1)
-                      if not any(o.startswith(name[:k]) for o in others)), name)
+        others = [k for j, k in enumerate(keys) if j != i]
+        short = next((name[:k] for k in range(1, len(name) + 1) if name[k - 1].isalnum() and
+                      not any(o.startswith(_letters(name[:k])) for o in others)), name)
         out.append(short)
-    taken = {p for p in out if out.count(p) == 1}
+    counts: dict = {}
+    for p in out:
+        counts[_letters(p)] = counts.get(_letters(p), 0) + 1
+    taken = {_letters(p) for p in out if counts[_letters(p)] == 1}
     unique = []
     for i, p in enumerate(out):
-        if out.count(p) > 1:   # alike names: the seat's number, then "_" until unique
+        if counts[_letters(p)] > 1:   # alike names: the seat's number, again until unique
             p = f"{p}{i + 1}"
-            while p in taken:
-                p += "_"
-            taken.add(p)
+            while _letters(p) in taken:
+                p += str(i + 1)
+            taken.add(_letters(p))
         unique.append(p)
     return tuple(unique)
+
+
+def _letters(name: str) -> str:
+    """A name's letters and digits: what tells two players apart in a log."""
+    return "".join(ch for ch in name if ch.isalnum())
 
 
 def _who(player: int, player_names, style: str) -> str:
@@ -119,10 +135,13 @@ def _who(player: int, player_names, style: str) -> str:
     return player_names[player]
 
 
-def log_header(player_names, style: str = ENGINE, game_number: int = 1) -> tuple:
+def log_header(player_names, style: str = ENGINE, game_number: int = 1,
+               ratings=None) -> tuple:
     """The lines before the first event: none in the engine's style; in Dominion Online's, the
     game's number ("Game #12, unrated."), then what each player starts with ("A starts with 7
-    Coppers.", "A starts with 3 Estates.")."""
+    Coppers.", "A starts with 3 Estates."). ``ratings``, one number per player, makes it a
+    rated game's header, as Dominion Online writes one: "Game #12, rated." and a "name:
+    rating" line per player ("Ann: 41.25"), which some log parsers need."""
     _check_style(style)
     if style != DOMINION_ONLINE:
         return ()
@@ -130,23 +149,42 @@ def log_header(player_names, style: str = ENGINE, game_number: int = 1) -> tuple
     counts: dict = {}
     for name in STARTING_DECK:
         counts[name] = counts.get(name, 0) + 1
-    lines = [f"Game #{game_number}, unrated.", ""]
+    if ratings is None:
+        lines = [f"Game #{game_number}, unrated.", ""]
+    else:
+        ratings = tuple(ratings)
+        if len(ratings) != len(player_names) or not all(
+                isinstance(r, (int, float)) and not isinstance(r, bool) for r in ratings):
+            raise InvalidConfigError(f"ratings must be one number per player ({len(player_names)}"
+                                     f"), not {ratings!r:.80}")
+        lines = [f"Game #{game_number}, rated."]
+        lines += [f"{name}: {rating:g}" for name, rating in zip(player_names, ratings)]
+        lines.append("")
     for prefix in name_prefixes(player_names):
         lines += [f"{prefix} starts with {card_count(n, name)}." for name, n in counts.items()]
     return tuple(lines)
 
 
 def log_lines(events, player_names, viewer: Optional[int] = None, style: str = ENGINE,
-              game_number: int = 1) -> tuple:
+              game_number: int = 1, ratings=None) -> tuple:
     """A whole log as lines for ``viewer``: `log_header`, then each event's `log_line` (the
     events as recorded; those hidden from ``viewer`` are redacted here). In Dominion Online's
     style a blank line comes before each turn's header, as it does there, and an Action's
     fixed bonuses follow its play as Dominion Online writes them ("A gets +2 Actions.", "A gets
     +1 Buy.", "A gets +$2."), after the draw of its +Cards: the card's printed bonuses (its
-    data), not those a choice or a condition gives (Pawn, Steward, Baron's +$4)."""
+    data), not those a choice or a condition gives (Pawn, Steward, Baron's +$4). Another
+    player's Library "looks at" the cards it draws there (`log_header` for ``ratings``)."""
     _check_style(style)
-    lines = list(log_header(player_names, style, game_number))
+    if isinstance(game_number, bool) or not isinstance(game_number, int) or game_number < 0:
+        raise InvalidConfigError(f"game_number must be a whole number >= 0, not "
+                                 f"{game_number!r:.80}")
+    seats = max((event.player for event in events if event.player is not None), default=-1)
+    if seats >= len(player_names):
+        raise InvalidConfigError(f"the log names seats 0 to {seats}, but player_names has "
+                                 f"{len(player_names)} names: give one per seat")
+    lines = list(log_header(player_names, style, game_number, ratings))
     online = style == DOMINION_ONLINE
+    library = None         # the seat whose Library is drawing, in Dominion Online's style
     gets: list = []        # bonus lines waiting for the draw of the card's +Cards
     drawer = None          # whose draw they wait for
     for event in events:
@@ -155,6 +193,11 @@ def log_lines(events, player_names, viewer: Optional[int] = None, style: str = E
             gets = []
         line = log_line(event, player_names, viewer, style)
         if online:
+            if event.kind in _ENDS_A_DRAW:
+                library = event.player if event.kind == "play" and tuple(event.cards) == (
+                    "Library",) else None
+            elif event.kind == "draw" and event.player == library and viewer != library:
+                line = line.replace(" draws ", " looks at ", 1)   # others see it look
             if not line:
                 continue
             if event.kind == "turn":
@@ -171,6 +214,10 @@ def log_lines(events, player_names, viewer: Optional[int] = None, style: str = E
             else:
                 lines += bonus
     return tuple(lines + gets)
+
+
+# Events after which a Library's draws are over (its player's next play, a buy, the turn's end).
+_ENDS_A_DRAW = frozenset(("play", "buy", "cleanup", "turn", "game_over"))
 
 
 def _bonus_lines(name: str, who: str) -> list:
@@ -197,7 +244,7 @@ def render(event, player_names, style: str = ENGINE) -> str:
         _check_style(style)
     who = _who(player, player_names, style)
     hidden = not cards and isinstance(detail, int) and kind not in _COUNT_DETAIL
-    what = cards_count(detail) if hidden else card_list(cards)
+    what = cards_count(detail) if hidden else card_list(cards, online)
     if kind == "turn":
         full = player_names[player] if 0 <= player < len(player_names) else who
         return f"Turn {detail} - {full}"
@@ -208,6 +255,8 @@ def render(event, player_names, style: str = ENGINE) -> str:
             return ""
         if kind == "topdeck":
             return f"{who} topdecks {what}."
+        if kind == "reveal" and detail == "reaction":
+            return f"{who} reacts with {what}."
         if kind == "play" and cards and all(c in CARDS and CARDS[c].is_treasure for c in cards):
             coins = sum(CARDS[c].coins for c in cards)   # printed values (see the module doc)
             again = " again" if detail == "again" else ""

@@ -9,7 +9,7 @@ from typing import Any, Final, NamedTuple, Optional
 
 from ._native import tuple_maker
 from .card import CARDS
-from .engine import (_quote, all_cards, pile_costs, score_counts, supply_count,
+from .engine import (_quote, all_cards, pile_costs, UNSEEN_CARD, score_counts, supply_count,
                      variable_vp_in)
 from .errors import InvalidConfigError
 from .game import score, winners
@@ -104,8 +104,10 @@ def _view(s: State, player: Optional[int], log_from: Optional[int]) -> View:
         s.coins, d if d is not None and d.player == player else None,
         None if over else d.player, events, log_start, over,
         score(s) if over else None, winners(s) if over else None,
-        None if over else _public_decision(d.player, d.kind, d.card, d.purpose, d.min, d.max,
-                                           s.config.players, len(s.players[d.player].hand))))
+        None if over else _public_decision(d.player, d.kind, d.card, d.purpose,
+                                           (d.shown or (d.min, d.max))[0],
+                                           (d.shown or (d.min, d.max))[1], s.config.players,
+                                           len(s.players[d.player].hand))))
 
 
 def player_views(s, player: Optional[int]) -> tuple:
@@ -138,12 +140,15 @@ def known_vp(s, viewer: Optional[int]) -> tuple:
     if not unseen:
         return s.vp
     if variable_vp_in(s.pile_names):
+        # The passed card counts for its giver, but how many cards each seat has is public
+        # (Gardens): the giver lost, and the receiver holds, a card the viewer cannot name.
         counts = {}
         for g, r, c in unseen:
             for seat, sign in ((g, 1), (r, -1)):
                 if seat not in counts:
                     counts[seat] = Counter(all_cards(s.players[seat]))
                 counts[seat][c] += sign
+                counts[seat][UNSEEN_CARD] -= sign
         return tuple(score_counts(counts[seat]) if seat in counts else v
                      for seat, v in enumerate(s.vp))
     vp = list(s.vp)
@@ -268,11 +273,14 @@ def _public_decision(player, kind, card, purpose, lo, hi, names, hand_size) -> P
     """`public_decision` from the decision's public fields alone, built without the pool or
     the options (views are built at every decision)."""
     return public_decision(_new_tuple(Decision, (player, kind, "", card, purpose, (), (), (), lo,
-                                                 hi, (), None)), names, hand_size)
+                                                 hi, (), None, ())), names, hand_size)
 
 
 def public_decision(d: Decision, names: tuple, hand_size: int) -> PublicDecision:
-    """The part of a decision everyone may know (see `PublicDecision`)."""
+    """The part of a decision everyone may know (see `PublicDecision`): its bounds are the
+    ones the others are told (`Decision.shown`), never ones a hidden hand clipped."""
+    if d.shown:
+        d = d._replace(min=d.shown[0], max=d.shown[1], shown=())
     counted = d.kind == SELECT
     return PublicDecision(d.player, d.kind, d.card, d.purpose, d.min if counted else 0,
                           d.max if counted else 0, describe_waiting(d, names, hand_size))

@@ -12,9 +12,11 @@ same with the .proto: stream its seat's decisions, answer each with its sequence
 """
 import sys
 
+import grpc
+
 import dominion.bots
 from dominion_client.botrunner import play_seat
-from dominion_client.client import connect
+from dominion_client.client import connect, why_none_answered
 
 
 def main(argv) -> int:
@@ -22,12 +24,25 @@ def main(argv) -> int:
         print(__doc__, file=sys.stderr)
         return 2
     target, game_id, token = argv[:3]
-    bot = dominion.bots.make_bot(argv[3] if len(argv) == 4 else "big-money", seed=1)
-    with connect(target) as client:
-        client.wait_ready(timeout=5)
-        seat = client.seat(game_id, token)
-        result = play_seat(seat, bot)
-        me = seat.view().player
+    try:
+        bot = dominion.bots.make_bot(argv[3] if len(argv) == 4 else "big-money", seed=1)
+        client = connect(target)
+    except ValueError as e:   # an unknown bot, an address that is not one
+        print(f"network_bot: {e}", file=sys.stderr)
+        return 2
+    with client:
+        try:
+            client.wait_ready(timeout=5)
+        except grpc.FutureTimeoutError:
+            print(f"network_bot: {why_none_answered(target)}", file=sys.stderr)
+            return 2
+        try:
+            seat = client.seat(game_id, token)
+            result = play_seat(seat, bot)
+            me = seat.view().player
+        except grpc.RpcError as e:   # a game id or token the server does not know
+            print(f"network_bot: {e.code().name}: {e.details()}", file=sys.stderr)
+            return 1
     print(f"scores {list(result.scores)}; seat {me} "
           f"{'wins' if me in result.winners else 'does not win'}")
     return 0

@@ -169,7 +169,9 @@ def bot_class(spec: str):
         raise ValueError(f"bot {spec!r}: cannot import {module_name!r} ({exc})") from None
     cls = getattr(module, attr, None)
     if cls is None or not callable(cls):
-        raise ValueError(f"bot {spec!r}: {module_name!r} has no class {attr!r}")
+        classes = sorted(n for n, v in vars(module).items() if isinstance(v, type))
+        raise ValueError(f"bot {spec!r}: {module_name!r} has no class {attr!r}"
+                         f"{did_you_mean(attr, classes)}")
     if not callable(getattr(cls, "answer", None)):
         raise ValueError(f"bot {spec!r}: {attr} has no answer(decision, view) method")
     return cls

@@ -251,7 +251,7 @@ define(
 def _moneylender(w: Work, p, uid):
     coppers = ("Copper",) if "Copper" in w.players[p].hand else ()
     ask_select(w, p, "Moneylender: you may trash a Copper for +$3", "Moneylender", "trash",
-               coppers, 0, 1, _moneylender_trash, p)
+               coppers, 0, 1, _moneylender_trash, p, from_hand=True)
 
 
 @continuation
@@ -319,7 +319,7 @@ define(
 def _throne_room(w: Work, p, uid):
     actions = distinct(c for c in w.players[p].hand if CARDS[c].is_action)
     ask_select(w, p, "Throne Room: you may play an Action card from your hand twice",
-               "Throne Room", "play", actions, 0, 1, _throne_room_play, p)
+               "Throne Room", "play", actions, 0, 1, _throne_room_play, p, from_hand=True)
 
 
 @continuation
@@ -464,7 +464,7 @@ define(
 def _mine(w: Work, p, uid):
     treasures = distinct(c for c in w.players[p].hand if CARDS[c].is_treasure)
     ask_select(w, p, "Mine: you may trash a Treasure from your hand", "Mine", "trash",
-               treasures, 0, 1, _mine_trash, p)
+               treasures, 0, 1, _mine_trash, p, from_hand=True)
 
 
 @continuation

@@ -488,7 +488,9 @@ class DominionService(pb_grpc.DominionServiceServicer):
             await context.abort(e.code, e.message)
         rec = dominion.record(state)
         out = pb.GetRecordResponse(config=config_to_pb(rec.config),
-                                   engine_version=dominion.ENGINE_VERSION, bots=game.bot_names)
+                                   engine_version=dominion.ENGINE_VERSION, bots=game.bot_names,
+                                   ended=dominion.ending(state, game.abandoned),
+                                   answer_count=len(rec.answers))
         if dominion.is_over(state):
             out.scores.extend(dominion.score(state))
             out.winners.extend(dominion.winners(state))

@@ -316,6 +316,7 @@ class SqliteStorage:
         self.inline = path == ":memory:"   # nothing to sync: the server calls it directly
         self.created_folder = None
         self._lock = None
+        self._made_lock = None
         if path != ":memory:":
             self._prepare_file(Path(path))
         # One worker thread uses the connection at a time (the server serializes calls).
@@ -329,10 +330,10 @@ class SqliteStorage:
             self._migrate()
             self._check_writable()
         except sqlite3.Error as e:
-            self._release()
+            self._refused()
             raise StorageError(f"{path}: cannot be used as the games database ({e})") from None
         except StorageError:
-            self._release()
+            self._refused()
             raise
 
     def _prepare_file(self, path: Path) -> None:
@@ -346,8 +347,10 @@ class SqliteStorage:
                 raise StorageError(f"cannot create the folder {path.parent}: {e.strerror}") \
                     from None
             self.created_folder = str(path.parent)
+        lock = Path(f"{path}.lock")
+        self._made_lock = None if lock.exists() else lock   # removed again if refused
         try:
-            self._lock = open(f"{path}.lock", "a")
+            self._lock = open(lock, "a")
             fcntl.flock(self._lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             self._release()
@@ -399,6 +402,14 @@ class SqliteStorage:
         if self._lock is not None:
             self._lock.close()  # closing the file releases the lock
             self._lock = None
+
+    def _refused(self) -> None:
+        """Release the lock of a file refused as the games database, and remove the lock file
+        if it was made for it: a refused --db leaves nothing beside the file."""
+        self._release()
+        if self._made_lock is not None:
+            self._made_lock.unlink(missing_ok=True)
+            self._made_lock = None
 
     def create_game(self, game: StoredGame) -> None:
         with self._transaction():
@@ -642,6 +653,10 @@ def open_storage(db: Optional[str], shared: bool = False):
     or None for the default SQLite file. ``shared``: a PostgreSQL database that several
     servers serve together (`storage_pg.PostgresStorage`); refused for SQLite."""
     is_postgres = db is not None and str(db).startswith(POSTGRES_SCHEMES)
+    scheme, sep, _ = str(db).partition("://")
+    if db is not None and not is_postgres and sep and scheme.isidentifier():
+        raise StorageError(f"--db takes a file path or postgresql://user@host:port/dbname, not "
+                           f"a {scheme}:// address")
     if shared and not is_postgres:
         raise StorageError(SHARED_NEEDS_POSTGRES)
     if is_postgres:

@@ -5,8 +5,10 @@ import random
 
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import dominion
+from tests.properties.test_known_vp import MAX_DECISIONS, masquerade_game
 from tests.support import (card_counts, game_specs, property_examples, random_answer,
                            random_trajectory, turn, zone)
 
@@ -24,7 +26,13 @@ def test_a_determinized_state_looks_the_same_to_the_player_and_plays_on(spec):
             sample = dominion.determinize(state, player, rng.randrange(2 ** 64))
             assert dominion.view(sample, player) == dominion.view(state, player), (spec, i)
             assert card_counts(sample) == card_counts(state), (spec, i)
-            assert dominion.pending(sample) == dominion.pending(state)
+            d = dominion.pending(state)
+            if d is not None and d.kind == dominion.TURN and d.player != player:
+                # another seat's turn is asked again from the cards dealt to it: its plays
+                # and buys are that seat's own; what everyone sees of it (the view) is the same
+                assert dominion.pending(sample).purpose == d.purpose
+            else:
+                assert dominion.pending(sample) == d
         # The sample is a playable game: random answers take it to its end (or far enough).
         sample = dominion.determinize(state, rng.randrange(spec.players), rng.randrange(2 ** 64))
         turns = 0
@@ -137,3 +145,87 @@ def test_a_buy_phase_pins_no_card_of_a_hidden_zone():
     hands = {dominion.determinize(state, 0, seed).players[1].hand for seed in range(40)}
     decks = {dominion.determinize(state, 0, seed).players[0].deck[-1] for seed in range(40)}
     assert len(hands) > 5 and decks == {"Copper", "Estate"}
+
+
+@settings(max_examples=property_examples(40), **SLOW)
+@given(players=st.integers(3, 6), variable=st.booleans(), seed=st.integers(0, 2 ** 32 - 1))
+def test_samples_depend_only_on_what_the_seat_has_seen_after_unseen_passes(players, variable,
+                                                                           seed):
+    """Twin games: at each Masquerade pass with a choice, a twin where the giver passed another
+    card, both then given the same answers. A seat that saw neither pass cannot tell them
+    apart (its view, log included, is the same), so at its own turn's decision (nothing
+    half-resolved pins a card) it must get the same sample for the same seed."""
+    rng = random.Random(seed)
+    state = masquerade_game(players, variable, seed)
+    twins = []   # (twin, giver, receiver)
+    for _ in range(MAX_DECISIONS):
+        d = dominion.pending(state)
+        if d is None:
+            break
+        if d.kind == dominion.TURN and len(state.stack) == 1:
+            seat = d.player
+            for twin, giver, receiver in twins:
+                if seat in (giver, receiver) or dominion.view(twin, seat, log_from=0) != \
+                        dominion.view(state, seat, log_from=0):
+                    continue
+                k = rng.randrange(2 ** 64)
+                assert dominion.determinize(twin, seat, k) == \
+                    dominion.determinize(state, seat, k), (players, variable, seed)
+        ans = random_answer(d, rng)
+        kept = []
+        for twin, giver, receiver in twins:
+            t = dominion.pending(twin)
+            if t is not None and t.kind == d.kind and t.player == d.player:
+                try:
+                    kept.append((dominion.step(twin, ans, d.player), giver, receiver))
+                except dominion.IllegalAnswerError:
+                    pass   # the twins part: the one holds a card the other does not
+        twins = kept[-6:]
+        if d.purpose == "pass" and len(set(d.cards)) > 1:
+            other = rng.choice([c for c in d.cards if c != ans[0]])
+            twins.append((dominion.step(state, [other], d.player), d.player, d.about_player))
+        state = dominion.step(state, ans, d.player)
+
+
+def another_seats_turn(deck, phase="buy", hand=("Estate", "Estate", "Village", "Smithy",
+                                                 "Cellar"), always_ask=False):
+    """Seat 1 is asked its turn's decision ($6: Gold among its buys); seat 0 determinizes."""
+    return dominion.position("First Game", players=2, current=1, phase=phase, coins=6,
+                             always_ask=always_ask, hands=[["Copper"] * 5, list(hand)],
+                             decks=[["Silver"] * 3 + ["Copper"] * 4, deck],
+                             discards=[[], ["Copper", "Copper"]])
+
+
+def test_another_seats_pending_turn_pins_none_of_its_cards():
+    """Seat 1's Buy phase offers a Gold; its deck's top card, a Gold, is hidden from seat 0.
+    Pinning the names the decision offers kept that Gold on top in every sample."""
+    s = another_seats_turn(["Gold", "Copper", "Copper", "Market", "Estate"])
+    samples = [dominion.determinize(s, 0, seed) for seed in range(200)]
+    tops = {zone(sample, "deck", 1)[-1] for sample in samples}   # the deck's top: its end
+    assert len(tops) > 3
+    for sample in samples[:40]:
+        assert dominion.view(sample, 0, log_from=0) == dominion.view(s, 0, log_from=0)
+        d = dominion.pending(sample)
+        assert (d.player, d.purpose) == (1, "buy_phase")
+        buys = [m for m in d.moves if m.verb == "buy"]   # public: the coins and the Supply
+        assert buys == [m for m in dominion.pending(s).moves if m.verb == "buy"]
+
+
+def test_samples_of_another_seats_turn_depend_only_on_what_the_seat_sees():
+    a = another_seats_turn(["Gold", "Copper", "Copper", "Market", "Estate"])
+    b = another_seats_turn(["Copper", "Market", "Estate", "Gold", "Copper"])
+    assert all(dominion.determinize(a, 0, k) == dominion.determinize(b, 0, k)
+               for k in range(30))
+
+
+def test_another_seats_action_phase_is_dealt_an_action_to_play():
+    """Asked in its Action phase (no question skipped), seat 1 holds an Action: every sample
+    deals it one, so the sample asks the same phase and plays on."""
+    s = another_seats_turn(["Gold", "Copper", "Copper", "Market", "Estate"], phase="action")
+    assert dominion.pending(s).purpose == "action_phase"
+    for seed in range(40):
+        sample = dominion.determinize(s, 0, seed)
+        d = dominion.pending(sample)
+        assert d.purpose == "action_phase" and any(m.verb == "play" for m in d.moves)
+        assert dominion.view(sample, 0, log_from=0) == dominion.view(s, 0, log_from=0)
+        sample = dominion.step(sample, d.moves[-1], 1)   # end the phase: the sample plays on

@@ -112,3 +112,17 @@ def test_at_the_end_every_view_shows_the_true_scores():
     assert dominion.pending(s) is None
     for viewer in (None, 0, 1, 2):
         assert tuple(p.vp for p in dominion.view(s, viewer).players) == dominion.score(s)
+
+
+def test_a_seat_that_saw_one_of_two_passes_counts_every_seats_cards_as_the_table_shows():
+    """Gardens counts every card, and how many cards each seat has is public. Ann saw the
+    Copper she gave Bob and the one Cid gave her, not the one Bob gave Cid: Bob still has 19
+    cards (one Gardens: 1 VP) and Cid 20 (2 VP). Counting Bob's unseen pass as not made gave
+    Bob 20 cards and Cid 19 in Ann's view, one card from the counts on the table."""
+    s = at("Masquerade", "Gardens", players=3,
+           hands=[["Masquerade", "Copper"], ["Copper", "Gardens"], ["Copper", "Gardens"]],
+           decks=[["Silver", "Silver"], ["Copper"] * 17, ["Copper"] * 18])
+    s = answer(answer(answer(play(s, "Masquerade"), ["Copper"]), ["Copper"], 1), ["Copper"], 2)
+    assert dominion.score(s) == (0, 1, 2)
+    for viewer in (None, 0, 1, 2):
+        assert tuple(p.vp for p in dominion.view(s, viewer).players) == (0, 1, 2), viewer

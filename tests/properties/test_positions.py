@@ -87,3 +87,30 @@ def test_a_step_works_on_a_copy_that_freezes_back_into_the_same_state():
                                                        bought=True, left_play=(1001,),
                                                        immune=(2,), marks=(("Merchant", (1, 0)),)))
     assert Work(s).freeze() == s
+
+
+def test_a_rebuilt_position_gives_new_cards_ids_that_no_card_that_left_play_has():
+    """The first Mining Village trashed itself (its id is in `left_play`); rebuilt from its
+    inspection, the turn's next Mining Village must still be offered its own trash."""
+    from tests.support import kingdom_with
+    s = dominion.position(kingdom_with("Mining Village"),
+                          hands=[["Mining Village", "Mining Village"]], decks=[["Copper"] * 5])
+    s = dominion.step(s, dominion.Move("play", "Mining Village"))
+    s = dominion.step(s, ["yes"])
+    assert dominion.inspect(s).effects.left_play and dominion.inspect(s).coins == 2
+    for state in (s, dominion.position(**dominion.inspect(s).position_args())):
+        asked = dominion.pending(dominion.step(state, dominion.Move("play", "Mining Village")))
+        assert (asked.card, asked.purpose) == ("Mining Village", "trash")
+
+
+def test_a_gardens_outside_the_kingdom_trashed_from_a_position_scores_as_counted():
+    """First Game has no Gardens pile; a position may still hold one. Trashing it used to add
+    the internal marker of cards whose VP depends on the others (2**40) to the views' VP."""
+    s = dominion.position("First Game", hands=[["Remodel", "Gardens", "Duke", "Duchy"]],
+                          decks=[["Copper"] * 5])
+    assert dominion.score(s) == (4, 0)   # Duke 1 (a Duchy) and the Duchy 3; Gardens 0
+    s = dominion.step(s, dominion.Move("play", "Remodel"))
+    s = dominion.step(dominion.step(s, ["Gardens"]), ["Silver"])
+    assert dominion.score(s) == (4, 0)
+    for viewer in (None, 0, 1):
+        assert [p.vp for p in dominion.view(s, viewer).players] == [4, 0]

@@ -29,7 +29,7 @@ GOLDEN = [
     (Event("play", 0, ("Smithy",), None, "again"), OTHER, "A plays a Smithy again."),
     (Event("play", 0, ("Copper", "Copper", "Copper")), SPECTATOR, "A plays 3 Coppers. (+$3)"),
     (Event("play", 0, ("Copper", "Copper", "Silver", "Gold")), SPECTATOR,
-     "A plays 2 Coppers, a Silver and a Gold. (+$7)"),
+     "A plays 2 Coppers, a Silver, and a Gold. (+$7)"),   # Dominion Online's comma
     (Event("play", 0, ("Harem",)), OTHER, "A plays a Harem. (+$2)"),
     (Event("buy", 1, ("Gold",), None, "discard"), ME, "B buys and gains a Gold."),
     (Event("gain", 1, ("Curse",), None, "discard"), ME, "B gains a Curse."),
@@ -52,7 +52,8 @@ GOLDEN = [
     (Event("insert", 0, ("Gold",), (0,), 2), OTHER, "A puts a card into their deck."),
     (Event("to_hand", 0, ("Province",)), OTHER, "A puts a Province into their hand."),
     (Event("to_hand", 0, ("Silver", "Silver"), (0,)), OTHER, "A puts 2 cards into their hand."),
-    (Event("reveal", 0, ("Moat",), None, "reaction"), OTHER, "A reveals a Moat."),
+    (Event("reveal", 0, ("Moat",), None, "reaction"), OTHER, "A reacts with a Moat."),
+    (Event("reveal", 1, ("Moat",)), OTHER, "B reveals a Moat."),   # Swindler's: no reaction
     (Event("reveal", 0, ("Copper", "Estate"), None, "hand"), OTHER,
      "A reveals their hand: a Copper and an Estate."),
     (Event("look", 2, ("Sentry", "Sentry"), (2,)), 2, "C looks at 2 Sentries."),
@@ -91,10 +92,15 @@ def test_the_engines_style_is_the_default_and_unchanged():
     (("Bo", "Bob"), ("Bo", "Bob")),
     (("Player 1", "Player 2", "Player 3"), ("Player1", "Player2", "Player3")),
     (("Ann", "Ann"), ("Ann1", "Ann2")),
+    # a parser that leaves out punctuation must still tell them apart: a letter or digit
+    (("big-money", "big-money-ultimate"), ("big-money", "big-money-u")),
+    (("a-b", "ab"), ("a-b1", "ab2")),
 ])
 def test_short_names_are_the_shortest_unique_starts_of_the_names(names, prefixes):
     got = dominion.name_prefixes(names)
     assert got == prefixes and len(set(got)) == len(names)
+    letters = ["".join(ch for ch in p if ch.isalnum()) for p in got]
+    assert len(set(letters)) == len(names)
     assert all(" " not in p for p in got)   # log parsers take the first word as the player
 
 
@@ -104,6 +110,32 @@ def test_the_header_numbers_the_game_and_says_what_everyone_starts_with():
         "A starts with 7 Coppers.", "A starts with 3 Estates.",
         "B starts with 7 Coppers.", "B starts with 3 Estates.")
     assert dominion.log_header(("Ann", "Bob")) == ()
+
+
+def test_a_rated_header_has_a_name_and_rating_line_per_player():
+    assert dominion.log_header(("Ann", "Bob Ray"), STYLE, 42, ratings=(41.25, 39)) == (
+        "Game #42, rated.", "Ann: 41.25", "Bob Ray: 39", "",
+        "A starts with 7 Coppers.", "A starts with 3 Estates.",
+        "B starts with 7 Coppers.", "B starts with 3 Estates.")
+    for bad in ((41.25,), ("high", 3), (True, 2)):
+        with pytest.raises(dominion.InvalidConfigError, match="one number per player"):
+            dominion.log_header(("Ann", "Bob"), STYLE, 1, ratings=bad)
+
+
+def test_another_players_library_looks_at_the_cards_it_draws():
+    events = [Event("turn", 0, (), None, 1), Event("play", 0, ("Library",)),
+              Event("draw", 0, ("Copper", "Silver"), (0,)), Event("look", 0, ("Village",), (0,)),
+              Event("set_aside", 0, ("Village",)), Event("draw", 0, ("Gold",), (0,)),
+              Event("discard", 0, ("Village",)), Event("play", 0, ("Copper", "Silver", "Gold")),
+              Event("cleanup", 0), Event("draw", 0, ("Copper",) * 5, (0,))]
+    body = ("A plays a Library.", "A looks at 2 cards.", "A looks at a card.",
+            "A sets aside a Village.", "A looks at a card.", "A discards a Village.",
+            "A plays a Copper, a Silver, and a Gold. (+$6)", "A draws 5 cards.")
+    for viewer in (OTHER, SPECTATOR):
+        assert dominion.log_lines(events, ("Ann", "Bob"), viewer, STYLE)[8:] == body
+    assert dominion.log_lines(events, ("Ann", "Bob"), ME, STYLE)[8:10] == (
+        "A plays a Library.", "A draws a Copper and a Silver.")   # its player draws them
+    assert "draws 2 cards" in " ".join(dominion.log_lines(events, ("Ann", "Bob"), OTHER))
 
 
 def test_a_whole_game_in_dominion_onlines_words_for_every_viewer():
@@ -143,6 +175,12 @@ def test_replay_prints_a_game_in_dominion_onlines_format(tmp_path):
     assert out == list(dominion.log_lines(state.log, state.config.players, None, STYLE, 1))
     assert out[0] == "Game #1, unrated." and out[-1] == "The game has ended."
     assert any(line.endswith(")") and "plays" in line and "(+$" in line for line in out)
+    rated = subprocess.run(run + ["replay", f"{records}:1", "--style", STYLE, "--ratings",
+                                  "41.5,39"], check=True, capture_output=True,
+                           text=True).stdout.splitlines()
+    assert rated[:3] == ["Game #1, rated.", f"{state.config.players[0]}: 41.5",
+                         f"{state.config.players[1]}: 39"]
+    assert rated[4:] == out[2:]
     engine = subprocess.run(run + ["replay", f"{records}:1"], check=True, capture_output=True,
                             text=True).stdout.splitlines()
     assert engine[-2] == "The game is over." and engine[-1].startswith("Scores: ")

@@ -157,4 +157,4 @@ def test_a_read_only_database_is_refused_before_serving(tmp_path):
 def test_bot_with_a_wrong_address_fails_fast_with_a_message():
     result = dominion("bot", "--server", "127.0.0.1:9", "--game", "x", "--token", "y",
                       "--connect-timeout", "1", timeout=20)
-    refused(result, "no Dominion server answers at 127.0.0.1:9")
+    refused(result, "127.0.0.1:9: no Dominion server answers there")

@@ -3,8 +3,13 @@ itself here, so that the engine's commands and the network's commands grow indep
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from importlib.metadata import entry_points
+
+# gRPC's own log lines (a failed TLS handshake, five of them a second) say nothing a person can
+# act on; the commands say what went wrong in one line. Set before gRPC is first imported.
+os.environ.setdefault("GRPC_VERBOSITY", "ERROR")
 
 from . import commands_engine, commands_net, commands_plan
 

@@ -78,6 +78,50 @@ def channel_args(target: str, ca_file: Optional[str] = None) -> tuple:
     return address, grpc.ssl_channel_credentials(root_certificates=roots)
 
 
+def why_unanswered(target: str, ca_file: Optional[str] = None, timeout: float = 3.0) -> str:
+    """Why a server at ``target`` did not accept gRPC calls, in words a person can act on:
+    a TLS server asked in clear, a server in clear asked over TLS, a certificate the client
+    does not trust; or that nothing answers there. Learned with one TCP connection and a TLS
+    handshake of Python's own (gRPC says only that the channel never became ready)."""
+    import socket
+    import ssl
+    address, credentials = channel_args(target, ca_file)
+    host, _, port = address.rpartition(":")
+    host = host.strip("[]")
+    try:
+        sock = socket.create_connection((host, int(port)), timeout=timeout)
+    except (OSError, ValueError):
+        return "no Dominion server answers there"
+    with sock:
+        if credentials is None:   # asked in clear: does it speak TLS?
+            context = ssl.create_default_context()
+            context.check_hostname = False
+            context.verify_mode = ssl.CERT_NONE
+            try:
+                with context.wrap_socket(sock, server_hostname=host or None):
+                    return f"this server speaks TLS: use https://{address}"
+            except (OSError, ssl.SSLError):
+                return "no Dominion server answers there"
+        context = ssl.create_default_context(cafile=ca_file)
+        try:
+            with context.wrap_socket(sock, server_hostname=host):
+                return "no Dominion server answers there"
+        except ssl.SSLCertVerificationError:
+            if ca_file is None:
+                return ("the server's certificate is not trusted: give --ca-file (the "
+                        "server's certificate, or its CA's, as a PEM file)")
+            return f"the server's certificate is not trusted by --ca-file {ca_file}"
+        except (OSError, ssl.SSLError):
+            return f"this server does not speak TLS: use http://{address}"
+
+
+def why_none_answered(target, ca_file: Optional[str] = None) -> str:
+    """`why_unanswered` for each server of ``target`` (one address or several, see
+    `server_addresses`): "HOST:PORT: reason; ..."."""
+    return "; ".join(f"{address}: {why_unanswered(address, ca_file)}"
+                     for address in server_addresses(target))
+
+
 def server_addresses(target: Union[str, Sequence[str]]) -> tuple:
     """The server addresses of ``target``: one address, several separated by commas
     ("a:50051,b:50051"), or a sequence of them; ValueError when there is none."""

@@ -11,6 +11,8 @@ import time
 import dominion
 import dominion.bots
 
+from .outfiles import add_write_options
+
 
 def register(sub) -> None:
     p = sub.add_parser("cards", help="list every card with its cost, types and set",
@@ -45,8 +47,11 @@ def register(sub) -> None:
                         "games_per_second, bots, results, ...)")
     p.add_argument("--records", metavar="FILE.jsonl", default=None,
                    help="write each game's record (engine version, config with its seed, "
-                        "answers, bots, result) as one JSON line, as the games finish; "
-                        "`dominion replay FILE.jsonl:N` shows game N")
+                        "answers, bots, result, how it ended) as one JSON line; "
+                        "`dominion replay FILE.jsonl:N` shows game N. Output files are "
+                        "written beside their place and renamed over it when the run ends "
+                        "(an interrupted run: with the games it finished); a run that fails "
+                        "leaves an existing file as it was")
     p.add_argument("--cluster", metavar="ADDRESS", default=None,
                    help="play the games on a Dask distributed cluster (its scheduler's "
                         "address, e.g. tcp://10.0.0.5:8786; needs the [cluster] extra): the "
@@ -54,13 +59,16 @@ def register(sub) -> None:
     p.add_argument("--csv", metavar="FILE.csv", default=None,
                    help="write one row per game as the games finish: index, seed, Kingdom, "
                         "bots by seat, scores, winners, turns, error")
+    add_write_options(p)
     p.set_defaults(run=run_simulate)
 
     p = sub.add_parser(
         "replay", help="show a recorded game's log in words",
         description="Replay a game from a records file (`dominion simulate --records`) and "
                     "print its log in Dominion Online's words as one seat saw it, or as a "
-                    "spectator did, or as JSON events; then the scores.")
+                    "spectator did, or as JSON events; in the engine's words (the default "
+                    "--style), then the scores and the winners, or for a game that did not "
+                    "end (abandoned, cut short) that it did not end and the scores so far.")
     p.add_argument("record", metavar="FILE.jsonl[:I]", nargs="?", default=None,
                    help="a records file, and the game's index I in its simulation (from 0, "
                         "the record's `index`, as --index counts; default: the first line); "
@@ -83,6 +91,10 @@ def register(sub) -> None:
                    help="the log's words: the engine's (default), or Dominion Online's exact "
                         "log format (short names, header lines, (+$N)), which its players' "
                         "log parsers and deck trackers read")
+    p.add_argument("--ratings", type=_ratings, default=None, metavar="R,R,...",
+                   help="with --style dominion-online: a rated game's header, 'Game #N, "
+                        "rated.' and a 'name: rating' line per player, with these ratings (one "
+                        "number per seat, in seat order), which some log parsers need")
     p.set_defaults(run=run_replay)
 
     p = sub.add_parser(
@@ -126,6 +138,15 @@ def seed_arg(text: str) -> int:
     except (ValueError, dominion.DominionError):
         raise argparse.ArgumentTypeError(
             f"{text[:40]!r} is not a seed (an integer from 0 to 2**64 - 1)") from None
+
+
+def _ratings(text: str) -> tuple:
+    """--ratings: comma-separated numbers."""
+    try:
+        return tuple(float(r) for r in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a list of numbers, e.g. "
+                                          "41.5,39") from None
 
 
 def _positive(text: str) -> int:
@@ -237,25 +258,53 @@ CSV_COLUMNS = ("index", "seed", "kingdom", "bots", "scores", "winners", "turns",
 
 def run_simulate(args) -> int:
     """Simulate; per-game output goes to --records (JSON lines) and --csv as games finish, so
-    that only the statistics stay in memory (all results are kept only for --json)."""
+    that only the statistics stay in memory (all results are kept only for --json). Every
+    argument (bots, Kingdom, sets, the cluster) is checked before a file is touched, and the
+    files are written beside their place and renamed over it at the end (`OutputFile`): a run
+    that fails leaves what was there; an interrupted one writes the games it finished."""
     import contextlib
     import csv
 
-    from dominion.simulate import simulate
+    from dominion.simulate import SimulationError, make_setup, simulate
+
+    from .outfiles import OutputError, OutputFile, write_mode
+    sets = [s.strip() for s in args.sets.split(",")] if args.sets else None
+    try:
+        setup = make_setup(args.bots, args.games, args.kingdom, sets, args.seed)
+    except (SimulationError, dominion.DominionError, ValueError) as exc:
+        print(f"dominion: {exc}", file=sys.stderr)
+        return 2
+    args.kingdom, args.seed = setup.kingdom, setup.seed   # checked, and the seed drawn once
+    paths = [p for p in (args.records, args.csv) if p is not None]
+    if len(paths) == 2 and os.path.abspath(paths[0]) == os.path.abspath(paths[1]):
+        print("dominion: --records and --csv name the same file", file=sys.stderr)
+        return 2
     with contextlib.ExitStack() as files:
         hooks = {}
+        if args.cluster is not None:
+            try:
+                from .cluster import connect_cluster
+                hooks["executor"] = files.enter_context(connect_cluster(args.cluster))
+            except (ImportError, OSError) as exc:
+                print(f"dominion: {exc}", file=sys.stderr)
+                return 2
+        outputs = []
+        mode = write_mode(args)
         try:
             if args.records is not None:
-                records = files.enter_context(open(args.records, "w", encoding="utf-8"))
+                records = files.enter_context(OutputFile(args.records, "--records", mode))
+                outputs.append(records)
 
                 def write_record(line: dict) -> None:
-                    records.write(json.dumps(line, separators=(",", ":")) + "\n")
-                    records.flush()   # a record is on disk as soon as its game is finished
+                    records.file.write(json.dumps(line, separators=(",", ":")) + "\n")
                 hooks["on_record"] = write_record
             if args.csv is not None:
-                rows = csv.writer(files.enter_context(open(args.csv, "w", newline="",
-                                                           encoding="utf-8")))
-                rows.writerow(CSV_COLUMNS)
+                table = files.enter_context(OutputFile(args.csv, "--csv", mode,
+                                                       header=",".join(CSV_COLUMNS)))
+                outputs.append(table)
+                rows = csv.writer(table.file)
+                if table.empty:
+                    rows.writerow(CSV_COLUMNS)
 
                 def write_row(r: dict) -> None:
                     rows.writerow([r["index"], r["seed"], " | ".join(r.get("kingdom", ())),
@@ -264,17 +313,17 @@ def run_simulate(args) -> int:
                                    " | ".join(r.get("winners", ())), r.get("turns", ""),
                                    r.get("error", "")])
                 hooks["on_result"] = write_row
-        except OSError as exc:
-            print(f"dominion: cannot write {exc.filename}: {exc.strerror}", file=sys.stderr)
+        except OutputError as exc:
+            print(f"dominion: {exc}", file=sys.stderr)
             return 2
-        if args.cluster is not None:
-            try:
-                from .cluster import connect_cluster
-                hooks["executor"] = files.enter_context(connect_cluster(args.cluster))
-            except (ImportError, OSError) as exc:
-                print(f"dominion: {exc}", file=sys.stderr)
-                return 2
         summary = _run(simulate, args, keep_results=args.json, **hooks)
+        if summary is not None:
+            try:
+                for out in outputs:
+                    out.commit()
+            except OSError as exc:
+                print(f"dominion: cannot write {exc.filename}: {exc.strerror}", file=sys.stderr)
+                return 2
     if summary is None:
         return 2
     if args.json:
@@ -309,9 +358,13 @@ def run_simulate(args) -> int:
 
 
 def _record_spec(spec: str) -> tuple:
-    """(FILE, I) of FILE.jsonl[:I]; I is None when not given."""
+    """(FILE, I) of FILE.jsonl[:I]; I is None when not given. ValueError for ``FILE:X`` where
+    FILE exists (and ``FILE:X`` does not) and X is not a game number."""
     path, _, index_text = spec.rpartition(":")
     if not path or not index_text.isdigit():
+        if path and os.path.isfile(path) and not os.path.exists(spec):
+            raise ValueError(f"{index_text[:40]!r} after {path}: is not a game number (games "
+                             "are numbered from 0: FILE.jsonl:0, FILE.jsonl:1, ...)")
         return spec, None
     return path, int(index_text)
 
@@ -350,6 +403,9 @@ def _read_record_line(spec: str) -> dict:
                     raise ValueError(f"line {line + 1} of {path} is not JSON") from None
     except OSError as exc:
         raise ValueError(f"cannot read {path}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise ValueError(f"{path} is not a records file (a JSON object per line) nor a record "
+                         "(a JSON document): it is not text") from None
     raise ValueError(f"{path} has no game {wanted} (games are numbered from 0)")
 
 
@@ -378,10 +434,10 @@ def record_of(data) -> dominion.Record:
         msg = json_format.ParseDict(data, pb.GetRecordResponse(), ignore_unknown_fields=True)
     except json_format.ParseError as e:
         raise dominion.InvalidConfigError(f"this game record cannot be read: {e}") from None
-    rec = record_from_pb(msg)   # then the engine's own checks (its version first)
+    rec = record_from_pb(msg)   # then the engine's own checks (its version, its count)
     return dominion.record_from_data(dict(
         dominion.record_to_data(rec), engine_version=msg.engine_version or
-        dominion.ENGINE_VERSION))
+        dominion.ENGINE_VERSION, answer_count=msg.answer_count or len(rec.answers)))
 
 
 def run_tournament(args) -> int:
@@ -447,8 +503,17 @@ def run_replay(args) -> int:
             data = _read_record_line(args.record)
         state = dominion.replay(record_of(data))
         names = state.config.players
+        ended = data.get("ended") if isinstance(data, dict) else None
+        if ended == "over" and not dominion.is_over(state):
+            raise ValueError(f"the record says its game is over, but its "
+                             f"{len(state.answers)} answers do not end it")
         if args.seat is not None and not 0 <= args.seat < len(names):
             raise dominion.InvalidConfigError(f"--seat must be 0 to {len(names) - 1}")
+        if args.ratings is not None and (args.style != dominion.STYLES[1] or args.json):
+            raise dominion.InvalidConfigError("--ratings is for --style dominion-online")
+        if args.ratings is not None and len(args.ratings) != len(names):
+            raise dominion.InvalidConfigError(f"--ratings needs one number per seat "
+                                              f"({len(names)}), not {len(args.ratings)}")
     except (dominion.DominionError, ValueError) as exc:
         print(f"dominion replay: {exc}", file=sys.stderr)
         return 2
@@ -464,14 +529,27 @@ def run_replay(args) -> int:
                               "hidden": event.detail if hidden else 0,
                               "detail": None if hidden else event.detail, "text": line}))
     else:
-        for line in dominion.log_lines(state.log, names, args.seat, args.style, game_number):
+        for line in dominion.log_lines(state.log, names, args.seat, args.style, game_number,
+                                       args.ratings):
             print(line)
     if not args.json and args.style == "engine":
-        scores = dominion.score(state)
-        print("Scores: " + ", ".join(f"{n} {v}" for n, v in zip(names, scores)) + "; winner"
-              + ("s" if len(dominion.winners(state)) > 1 else "") + ": "
-              + ", ".join(names[w] for w in dominion.winners(state)))
+        print(result_line(state, ended))
     return 0
+
+
+def result_line(state, ended) -> str:
+    """The last line of a replay: the scores and the winners of a game that is over; of one
+    that is not, that it did not end (how, when its record says: abandoned, cut short) after
+    how many answers, and the scores so far, with no winner."""
+    names = state.config.players
+    scores = ", ".join(f"{n} {v}" for n, v in zip(names, dominion.score(state)))
+    if dominion.is_over(state):
+        won = dominion.winners(state)
+        return (f"Scores: {scores}; winner{'s' if len(won) > 1 else ''}: "
+                + ", ".join(names[w] for w in won))
+    how = f"{ended}, " if ended in dominion.ENDINGS[1:] else ""
+    return (f"The game did not end ({how}after {len(state.answers)} answers); scores so far: "
+            f"{scores}")
 
 
 def card_rows() -> list:

@@ -130,8 +130,11 @@ def bot_seats(games: list, tokens: list) -> list:
 
 
 def _no_server(args) -> str:
-    return (f"dominion bot: no Dominion server answers at {','.join(args.server)} (waited "
-            f"{args.connect_timeout:g} s); check --server")
+    """The line for servers that did not accept calls within --connect-timeout: for each,
+    why (`why_unanswered`: TLS asked in clear and the reverse, an untrusted certificate)."""
+    from .client import why_none_answered
+    return (f"dominion bot: {why_none_answered(','.join(args.server), args.ca_file)} (waited "
+            f"{args.connect_timeout:g} s; check --server)")
 
 
 CHECK_TIMEOUT = 10.0   # seconds for a seat's GetView (a server that hangs: the next)

@@ -626,20 +626,24 @@ class GetRecordRequest(_message.Message):
     def __init__(self, game_id: _Optional[str] = ...) -> None: ...
 
 class GetRecordResponse(_message.Message):
-    __slots__ = ("config", "answers", "scores", "winners", "engine_version", "bots")
+    __slots__ = ("config", "answers", "scores", "winners", "engine_version", "bots", "ended", "answer_count")
     CONFIG_FIELD_NUMBER: _ClassVar[int]
     ANSWERS_FIELD_NUMBER: _ClassVar[int]
     SCORES_FIELD_NUMBER: _ClassVar[int]
     WINNERS_FIELD_NUMBER: _ClassVar[int]
     ENGINE_VERSION_FIELD_NUMBER: _ClassVar[int]
     BOTS_FIELD_NUMBER: _ClassVar[int]
+    ENDED_FIELD_NUMBER: _ClassVar[int]
+    ANSWER_COUNT_FIELD_NUMBER: _ClassVar[int]
     config: GameConfig
     answers: _containers.RepeatedCompositeFieldContainer[RecordedAnswer]
     scores: _containers.RepeatedScalarFieldContainer[int]
     winners: _containers.RepeatedScalarFieldContainer[int]
     engine_version: str
     bots: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, config: _Optional[_Union[GameConfig, _Mapping]] = ..., answers: _Optional[_Iterable[_Union[RecordedAnswer, _Mapping]]] = ..., scores: _Optional[_Iterable[int]] = ..., winners: _Optional[_Iterable[int]] = ..., engine_version: _Optional[str] = ..., bots: _Optional[_Iterable[str]] = ...) -> None: ...
+    ended: str
+    answer_count: int
+    def __init__(self, config: _Optional[_Union[GameConfig, _Mapping]] = ..., answers: _Optional[_Iterable[_Union[RecordedAnswer, _Mapping]]] = ..., scores: _Optional[_Iterable[int]] = ..., winners: _Optional[_Iterable[int]] = ..., engine_version: _Optional[str] = ..., bots: _Optional[_Iterable[str]] = ..., ended: _Optional[str] = ..., answer_count: _Optional[int] = ...) -> None: ...
 
 class GetReplayRequest(_message.Message):
     __slots__ = ("game_id", "record", "seat", "step", "log_from")

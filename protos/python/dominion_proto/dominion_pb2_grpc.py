@@ -202,8 +202,9 @@ class DominionServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def GetRecord(self, request, context):
-        """A finished game's record (configuration with the seed, and every answer): enough to
-        replay it exactly. FAILED_PRECONDITION while the game is still going (the seed is secret).
+        """A finished or abandoned game's record (configuration with the seed, every answer, and how
+        it ended): enough to replay it exactly. FAILED_PRECONDITION while the game is still going
+        (the seed is secret).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
