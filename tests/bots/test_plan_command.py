@@ -53,7 +53,8 @@ def test_a_second_run_comes_from_the_cache_with_the_same_plan(tmp_path, cache, c
 def test_an_existing_file_is_refused_before_any_game(tmp_path, cache, capsys):
     (tmp_path / "first.toml").write_text("kept")
     assert _plan(tmp_path) == 2
-    assert "exists: give --overwrite" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "the file exists; give --overwrite to replace it" in err and "--append" not in err
     assert (tmp_path / "first.toml").read_text() == "kept"
     assert not cache.exists()   # nothing was planned
 

@@ -5,12 +5,12 @@ once."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
 import json
 import os
 import re
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Optional
@@ -20,6 +20,7 @@ from dominion.bots import fitting_strategies
 from dominion.bots.planner import DEFAULT_BUDGET, MIN_BUDGET, PLANNER_VERSION, plan_kingdom
 
 from .commands_engine import _workers, format_duration, seed_arg
+from .outfiles import OutputError, OutputFile
 
 
 def register(sub) -> None:
@@ -123,26 +124,12 @@ def store_plan(data: dict) -> Optional[Path]:
     path = folder / f"{cache_key(data['kingdom'], data['players'], data['budget'], data['seed'])}.json"
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        write_whole(path, json.dumps(data, indent=1))
-    except OSError:
+        with OutputFile(str(path), "the plan cache", "overwrite") as out:
+            out.file.write(json.dumps(data, indent=1))
+            out.commit()
+    except (OSError, OutputError):
         return None
     return path
-
-
-def write_whole(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` whole or not at all: beside it, then renamed over it."""
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=str(path.parent or "."))
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
 
 
 def plan_or_cached(kingdom, players: int, budget: int, seed: int, workers: Optional[int] = None,
@@ -285,43 +272,23 @@ def run_plan(args) -> int:
         return 2
     out = Path(args.out or default_name(args.kingdom, kingdom, args.players))
     plot = Path(args.plot) if args.plot else out.with_suffix(".svg")
-    for path in (out, plot):   # checked before any game is played
-        if path.exists() and not args.overwrite:
-            print(f"dominion: {path} exists: give --overwrite to replace it, or another --out",
-                  file=sys.stderr)
-            return 2
-        if not path.parent.is_dir():
-            print(f"dominion: cannot write {path}: no folder {path.parent}", file=sys.stderr)
-            return 2
-    executor_context = None
-    if args.cluster is not None:
-        try:
-            from .cluster import connect_cluster
-            executor_context = connect_cluster(args.cluster)
-        except (ImportError, OSError) as exc:
+    mode = "overwrite" if args.overwrite else "new"
+    with contextlib.ExitStack() as files:
+        try:   # both checked (and opened beside their place) before any game is played
+            plan_file = files.enter_context(OutputFile(str(out), "--out", mode,
+                                                          appendable=False))
+            plot_file = files.enter_context(OutputFile(str(plot), "--plot", mode,
+                                                          appendable=False))
+        except OutputError as exc:
             print(f"dominion: {exc}", file=sys.stderr)
             return 2
-    started = time.perf_counter()
-    try:
-        if executor_context is not None:
-            with executor_context as client:
-                data, cached = plan_or_cached(kingdom, args.players, args.budget, args.seed,
-                                              executor=client, progress=PlanProgress(),
-                                              use_cache=not args.no_cache)
-        else:
-            data, cached = plan_or_cached(kingdom, args.players, args.budget, args.seed,
-                                          args.workers, progress=PlanProgress(),
-                                          use_cache=not args.no_cache)
-    except KeyboardInterrupt:
-        print("dominion: planning interrupted: nothing written", file=sys.stderr)
-        return 130
-    seconds = time.perf_counter() - started
-    try:
-        write_whole(out, data["plan"])
-        write_whole(plot, history_svg(data))
-    except OSError as exc:
-        print(f"dominion: cannot write {exc.filename or out}: {exc.strerror}", file=sys.stderr)
-        return 2
+        data, cached, seconds = _plan(args, kingdom)
+        if data is None:
+            return cached
+        plan_file.file.write(data["plan"])
+        plot_file.file.write(history_svg(data))
+        plan_file.commit()
+        plot_file.commit()
     if args.json:
         print(json.dumps(dict(data, file=str(out), plot=str(plot), cached=cached,
                               seconds=seconds)))
@@ -341,3 +308,31 @@ def run_plan(args) -> int:
     print(f"Wrote {out} and {plot}. Play it: dominion simulate --bots {out},big-money-ultimate "
           f"--kingdom '{','.join(kingdom)}'")
     return 0
+
+
+def _plan(args, kingdom) -> tuple:
+    """(the result's data, whether it came from the cache, seconds), or (None, exit code,
+    0) after an error said on stderr."""
+    executor_context = None
+    if args.cluster is not None:
+        try:
+            from .cluster import connect_cluster
+            executor_context = connect_cluster(args.cluster)
+        except (ImportError, OSError) as exc:
+            print(f"dominion: {exc}", file=sys.stderr)
+            return None, 2, 0
+    started = time.perf_counter()
+    try:
+        if executor_context is not None:
+            with executor_context as client:
+                data, cached = plan_or_cached(kingdom, args.players, args.budget, args.seed,
+                                              executor=client, progress=PlanProgress(),
+                                              use_cache=not args.no_cache)
+        else:
+            data, cached = plan_or_cached(kingdom, args.players, args.budget, args.seed,
+                                          args.workers, progress=PlanProgress(),
+                                          use_cache=not args.no_cache)
+    except KeyboardInterrupt:
+        print("dominion: planning interrupted: nothing written", file=sys.stderr)
+        return None, 130, 0
+    return data, cached, time.perf_counter() - started

@@ -37,16 +37,18 @@ class OutputFile:
     """One file written beside its place and renamed over it at `commit`; `discard` (or
     leaving a ``with`` block by an exception) removes what was written and leaves the file
     that was there untouched. ``header``: what an existing file to append to must begin with
-    (a CSV's columns); `empty` says when the caller writes it."""
+    (a CSV's columns); `empty` says when the caller writes it. ``appendable``: the command
+    offers --append (a refusal names it)."""
 
-    def __init__(self, path: str, option: str, mode: str, header: Optional[str] = None):
+    def __init__(self, path: str, option: str, mode: str, header: Optional[str] = None,
+                 appendable: bool = True):
         self.path = Path(path)
         if self.path.is_dir():
             raise OutputError(f"{option} {path}: is a folder, not a file")
         exists = self.path.exists()
         if exists and mode == "new":
             raise OutputError(f"{option} {path}: the file exists; give --overwrite to replace "
-                              "it or --append to add to it")
+                              "it" + (" or --append to add to it" if appendable else ""))
         old = b""
         if exists and mode == "append":
             try:
