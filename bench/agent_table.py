@@ -125,13 +125,17 @@ def jobs_2p(opponent: str, games: int, seed: int, kingdom_list: list) -> list:
     return jobs
 
 
+BMU_BEST_GAMES = [3000]   # games to find each Kingdom's best card (--bmu-best-games)
+
+
 def bmu_best(kingdom: tuple, players: int = 2) -> str:
     """The strategy file of Big Money Ultimate + the Kingdom's best card
-    (`dominion.bots.planner.best_single`, 3,000 games), written once per Kingdom."""
+    (`dominion.bots.planner.best_single`, 3,000 games by default), written once per Kingdom."""
     name = hashlib.sha256(",".join(sorted(kingdom)).encode()).hexdigest()[:12]
     path = PLANS / f"bmu-best-{players}p-{name}.toml"
     if not path.exists():
-        plan = best_single(kingdom, players, 3000, 0, built_ins=fitting_strategies(kingdom))
+        plan = best_single(kingdom, players, BMU_BEST_GAMES[0], 0,
+                           built_ins=fitting_strategies(kingdom))
         path.write_text(plan.toml())
     return str(path)
 
@@ -297,6 +301,9 @@ def main() -> None:
     parser.add_argument("--views", action="store_true",
                         help="the search bot answers from its seat's views, as over the network "
                              "(dominion bot), not from the state (not written into the README)")
+    parser.add_argument("--bmu-best-games", type=int, default=BMU_BEST_GAMES[0], metavar="N",
+                        help="games to find each Kingdom's best card for Big Money Ultimate "
+                             "(default %(default)s)")
     parser.add_argument("--kingdoms", type=int, default=None, metavar="N",
                         help="only the first N of the Kingdoms (a quick look)")
     parser.add_argument("--scripts", type=int, default=0, metavar="GAMES",
@@ -317,6 +324,7 @@ def main() -> None:
     kingdom_list = kingdoms(args.seed)[:args.kingdoms]
     options = search_options("search:" + args.search) if args.search else {}
     args.plan_games = options.get("plan", 0)
+    BMU_BEST_GAMES[0] = args.bmu_best_games
     wanted = [o.strip() for o in args.opponents.split(",") if o.strip()]
     if options.get("plan"):
         boards = []
