@@ -43,13 +43,13 @@ from .strategy import Strategy, StrategyBot, parse_strategy
 
 # Plans cached under another version are planned again: bump it when the plans, their search
 # or the default play policy (which plays them) change.
-PLANNER_VERSION = 2
+PLANNER_VERSION = 3
 DEFAULT_BUDGET = 16_000      # games: about a minute on 2 cores (README, "The planner")
 MIN_BUDGET = 1000            # games: the first round of every seed against the league
 MAX_PLAN_DECISIONS = 3000    # a game still running after this many answers is a draw
 LEADERS = 4                  # plans kept from one generation to the next
 CHILDREN = 12                # mutations of the leaders per generation
-LEAGUE_SIZE = 6              # the most opponents a plan is scored against
+LEAGUE_SIZE = 7              # the most opponents a plan is scored against
 FIRST_GAMES = 4              # games per league member in the first round of a halving
 FINAL_SHARE = 0.25           # of the budget, kept for the finalists on fresh seeds
 _MASK = (1 << 64) - 1
@@ -134,7 +134,7 @@ _DEFAULT_GREENING = {
     MONEY: {"golds": 1, "duchy_at": 4, "duchy_silver_at": 6, "estate_at": 2,
             "penultimate": False},
     ENGINE: {"duchy_at": 4, "estate_at": 2, "penultimate": False},
-    RUSH: {"estate_at": 3},
+    RUSH: {"estate_at": 4},
 }
 _GREENING_NOTES = (("golds", "Province after Golds: "), ("duchy_at", "Duchy at "),
                    ("duchy_silver_at", "Duchy over Silver at "), ("estate_at", "Estate at "),
@@ -260,15 +260,17 @@ def _want_rule(w: Want) -> tuple:
 def _rules(plan: Plan) -> list:
     """(card, conditions) buy rules, best first."""
     if plan.kind == RUSH:
+        # The classic rush (bench/strategies/workshop-gardens.toml): gainers first (they gain
+        # gainers), the Victory card once there are enough of them, then Estates; every buy
+        # adds a card, so that the game ends on three piles before Big Money has its Provinces.
         gainer, vp = plan.wants[0], plan.wants[1]
         return [("Province", ()),
                 (vp.card, (f"count({gainer.card}) >= {gainer.copies}",)),
-                (gainer.card, (f"count({gainer.card}) < {gainer.copies}",)),
+                ("Duchy", (f"supply({vp.card}) < 1",)),
+                (gainer.card, ()),
                 (vp.card, ()),
-                ("Duchy", ()),
-                ("Estate", (f"supply({vp.card}) < 1",)),
-                ("Estate", (f"provinces_left <= {plan.estate_at}",)),
-                ("Silver", ("count(Silver) < 2",)),
+                ("Estate", (f"supply({vp.card}) <= {plan.estate_at}",)),
+                ("Silver", ("count(Silver) < 1",)),
                 ("Copper", ())]
     opening = [(card, ("turn <= 2", f"count({card}) < 1")) for card in plan.opening]
     if plan.kind == ENGINE:
@@ -367,9 +369,9 @@ def seeds(kingdom, players: int = 2, built_ins: tuple = ()) -> list:
     for vp in r.rush_vp:
         if vp == "Gardens":
             for gainer in r.gainers:
-                for copies in (6, 8):
+                for copies in (5, 7):
                     out.append(Plan(RUSH, wants=(Want(gainer, copies), Want(vp, 99)),
-                                    estate_at=3))
+                                    estate_at=4))
         else:
             out.append(money_plan(Want(vp, 8, "Gold", ("provinces_left <= 5",))))
     for name, text in built_ins:
@@ -386,7 +388,7 @@ def mutations(plan: Plan, kingdom, rng) -> list:
         return out
     said = _DEFAULT_GREENING[plan.kind]   # the greening this kind of plan writes
     for key, low, high in (("golds", 0, 3), ("duchy_at", 2, 6), ("duchy_silver_at", 3, 8),
-                           ("estate_at", 1, 3)):
+                           ("estate_at", 1, 5)):
         if key in said:
             value = getattr(plan, key)
             out += [replace(plan, **{key: v}) for v in (value - 1, value + 1) if low <= v <= high]
@@ -613,10 +615,10 @@ class Planner:
         while True:
             self.play([plans[i] for i in alive], league, games, seed, scores, alive)
             ranked = sorted(alive, key=lambda i: (-self._mixture(scores, i, league), i))
-            half = ranked[:max(keep, (len(ranked) + 1) // 2)]
+            half = _with_each_kind(ranked, max(keep, (len(ranked) + 1) // 2), plans)
             next_round = len(half) * len(league) * games * 2
             if len(ranked) <= keep or self.played - start + next_round > spend:
-                alive = ranked[:keep]
+                alive = _with_each_kind(ranked, keep, plans)
                 break
             alive = half
             games *= 2
@@ -642,7 +644,11 @@ class Planner:
         leaders = self.halve(first, league, gen_seed, FIRST_GAMES, LEADERS,
                              search_budget // 2 - self.played)
         self.history.append((0, leaders[0].plan.label, leaders[0].mixture))
-        league = self._league(league, [best_single, leaders[0].plan])
+        # The league: the best of every kind of plan too (Provincial's diverse leaders), so that
+        # a money plan that loses to the Kingdom's rush or engine is not taken for the best.
+        best_of_kind = [next(e.plan for e in leaders if e.plan.kind == kind)
+                        for kind in (ENGINE, RUSH) if any(e.plan.kind == kind for e in leaders)]
+        league = self._league(league, [best_single, leaders[0].plan] + best_of_kind)
         generation = 0
         while True:
             generation += 1
@@ -697,6 +703,19 @@ class Planner:
             drop = next((i for i, p in enumerate(out) if p.kind != BUILT_IN), 0)
             out.pop(drop)
         return out
+
+
+def _with_each_kind(ranked: list, k: int, plans: list) -> list:
+    """The first ``k`` of ``ranked`` (plan indices, best first), and the best of each kind of
+    plan (money, engine, rush, built-in) that is not among them: a rush or an engine that a
+    few noisy games put behind goes on to be played more (every kind is a different bet)."""
+    kept = ranked[:k]
+    kinds = {plans[i].kind for i in kept}
+    for i in ranked[k:]:
+        if plans[i].kind not in kinds:
+            kinds.add(plans[i].kind)
+            kept.append(i)
+    return kept
 
 
 def _family(plan: Plan) -> tuple:

@@ -76,6 +76,11 @@ def test_bad_input_gets_a_clear_error_and_writes_nothing(tmp_path, cache, capsys
     assert list(tmp_path.iterdir()) == []
 
 
+# No Attack and no question that "1" cannot answer (the test answers every question with "1").
+PEACEFUL = ("Village,Smithy,Market,Festival,Laboratory,Moat,Merchant,Workshop,Gardens,"
+            "Council Room")
+
+
 def test_dominion_play_plans_the_kingdom_for_its_search_bot(tmp_path, cache):
     """`dominion play --bots search` plans the Kingdom before the game (here with a small
     budget) and keeps the plan in the cache; the game is then played to its end."""
@@ -85,7 +90,7 @@ def test_dominion_play_plans_the_kingdom_for_its_search_bot(tmp_path, cache):
     env = dict(os.environ, PYTHONUNBUFFERED="1", DOMINION_PLAN_CACHE=str(cache))
     proc = subprocess.run(
         [sys.executable, "-m", "dominion_client.cli", "play", "--bots", "search:playouts=2",
-         "--kingdom", "First Game", "--seed", "7", "--plan-budget", "1000"],
+         "--kingdom", PEACEFUL, "--seed", "7", "--plan-budget", "1000"],
         input="1\n" * 5000, capture_output=True, text=True, timeout=300, env=env)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "Game over." in proc.stdout
