@@ -106,22 +106,19 @@ class PlanSearchBot(SearchBot):
     PLANS: dict = {}   # (base, Kingdom, players): the plan (one process, one experiment)
     GAMES = 48         # the plan search's games per variant in its first round
 
-    def _policy_for(self, kingdom):
+    def _policy_for(self, kingdom, players):
         if self.policy is None:
             base = strategy(best_strategy_for(kingdom))
-            key = (base.name, tuple(kingdom), self.players)
+            key = (base.name, tuple(kingdom), players)
             if key not in self.PLANS:
-                self.PLANS[key] = search_plan(base, kingdom, self.players, self.GAMES)
+                self.PLANS[key] = search_plan(base, kingdom, players, self.GAMES)
             seed = self.rng.getrandbits(64)
             self.policy = StrategyBot(self.PLANS[key], seed)
             self.base_policy = StrategyBot(base, seed)
         return self.policy
 
-    def answer_state(self, state):
-        self.players = len(state.players)
-        return super().answer_state(state)
-
-    def _playout(self, sample, seat, move, sample_seed, policy, known):
+    def _playout(self, sample, seat, move, sample_seed, players, known):
+        policy = players[seat]
         state = dominion.step(sample, move)
         n = len(state.players)
         bots = [(policy if q == seat else self.base_policy).fork(_mix(sample_seed ^ (q + 1)),

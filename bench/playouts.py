@@ -56,7 +56,8 @@ def playouts(samples: list, count: int) -> float:
         sampler = Determinizer(state, 0)
         move = dominion.pending(state).moves[-1]
         for k in range(count):
-            runner._playout(sampler.sample(k), 0, move, k, policy, known)
+            runner._playout(sampler.sample(k), 0, move, k, [policy] * len(state.players),
+                            known)
             done += 1
     return done / (time.perf_counter() - started)
 
