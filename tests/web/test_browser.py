@@ -6,6 +6,7 @@ import json
 import os
 import re
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -63,18 +64,33 @@ def page(browser):
     assert not errors, errors
 
 
+# The table's moves: the question's buttons, the ringed cards in the hand, the ringed piles.
+WHERE = {"PLAY": "#hand .card.move", "BUY": "#supply .card.move"}
+MOVES = ", ".join(f"{m}:not([disabled])" for m in ("#question button.move", *WHERE.values()))
+
+
+def a_move(verb: str, card: str = "") -> str:
+    """The selector of a move: "Play Village" is the Village in the hand, "Buy Gold" the Gold
+    pile, the rest the question's buttons."""
+    return f"{WHERE.get(verb, '#question button.move')}[data-verb={verb}]" + \
+        (f"[data-card='{card}']" if card else "")
+
+
 def wait_for_question(page) -> str:
-    """Wait until the page asks this seat something (or shows the end); return its kind."""
+    """Wait until the page asks this seat something (or shows the end); return its kind. The
+    pointer is then moved off the table, as a person's hand moves to what it clicks next
+    (a click on a control put under a still pointer a moment ago is held: steady.ts)."""
     page.wait_for_function(
         "() => { const q = document.querySelector('#question');"
         " return q && q.dataset.busy === 'false' && ['turn', 'select', 'choose', 'order', 'over']"
         ".includes(q.dataset.kind); }", timeout=20_000)
+    page.mouse.move(1, 1)
     return page.locator("#question").get_attribute("data-kind")
 
 
 def click_first(page, *selectors) -> bool:
     for selector in selectors:
-        button = page.locator(f"#question {selector}:not([disabled])")
+        button = page.locator(f"{selector}:not([disabled])")
         if button.count():
             button.first.click()
             return True
@@ -88,9 +104,8 @@ def answer_simply(page, kind: str, buys=BUY_ORDER) -> None:
     if kind == "turn" and page.locator("#confirm-end").count():
         page.locator("#confirm-end").click()
     elif kind == "turn":
-        assert click_first(page, "button.move[data-verb=PLAY_TREASURES]",
-                           *(f"button.move[data-verb=BUY][data-card='{c}']" for c in buys),
-                           "button.move[data-verb=END_PHASE]")
+        assert click_first(page, a_move("PLAY_TREASURES"), *(a_move("BUY", c) for c in buys),
+                           a_move("END_PHASE"))
     elif kind == "select":
         pool = page.locator("#question .chip")
         need = int(re.search(r"Choose (\d+)", page.locator("#question").inner_text()).group(1))
@@ -232,13 +247,13 @@ def test_every_kind_of_question_is_answered_with_its_controls(server, page):
             break
         seen.add(kind)
         if kind == "turn":
-            assert click_first(page, "button.move[data-verb=PLAY]:not([data-card=Copper])"
+            assert click_first(page, a_move("PLAY") + ":not([data-card=Copper])"
                                      ":not([data-card=Silver]):not([data-card=Gold])",
-                               "button.move[data-verb=PLAY_TREASURES]",
-                               *(f"button.move[data-verb=BUY][data-card='{c}']" for c in
+                               a_move("PLAY_TREASURES"),
+                               *(a_move("BUY", c) for c in
                                  ("Province", "Gold", "Sentry", "Library", "Pawn", "Steward",
                                   "Courtyard", "Silver")),
-                               "button.move[data-verb=END_PHASE]")
+                               a_move("END_PHASE"))
         elif kind == "order":
             items = page.locator("#question .ordering li")
             first = items.first.locator(".card").inner_text()
@@ -283,7 +298,7 @@ def answer_at_random(page, kind: str, rng) -> None:
     if kind == "turn" and q.locator("#confirm-end").count():
         q.locator("#confirm-end").click()
     elif kind == "turn":
-        moves = q.locator("button.move:not([disabled])")
+        moves = page.locator(MOVES)
         shown = moves.evaluate_all("ms => ms.map(m => [m.dataset.verb, m.dataset.card])")
         plays = [i for i, (verb, card) in enumerate(shown) if verb == "PLAY" and
                  card not in ("Copper", "Silver", "Gold")]
@@ -434,34 +449,60 @@ def play_to_end(page, answer=answer_simply, limit=700) -> int:
     return answers
 
 
+def long_press(page, card) -> None:
+    """A finger pressed on ``card`` for 0.7 s and lifted (Chromium's touch events, by CDP)."""
+    card.scroll_into_view_if_needed()
+    box = card.bounding_box()
+    point = {"x": box["x"] + box["width"] / 2, "y": box["y"] + box["height"] / 2}
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [point]})
+    page.wait_for_timeout(700)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    cdp.detach()
+
+
 def test_reading_any_card_by_click_tap_or_pointer_never_acts(server, browser):
     """Every card on the screen (Supply, hand, players' areas, in play, the log's card
-    names) is clicked, then tapped on a phone: each shows its face in the card panel, and the
-    game is where it was: the same decision, nothing bought or played."""
+    names) is read with a mouse, then on a phone: each shows its face in the card panel, and
+    the game is where it was: the same decision, nothing bought or played. A card that acts on
+    a click (a ringed pile, a playable Treasure) is read by pointing at it or right-clicking
+    it, on a phone by pressing and holding it; any other card by a click or a tap too."""
     for context in ({}, {"viewport": {"width": 390, "height": 844}, "is_mobile": True,
                          "has_touch": True}):
         ctx, page, game, errors = seat_page(browser, server, seed=9, storage=json.dumps(
             {"autoTreasures": False}), **context)
         try:
             assert wait_for_question(page) == "turn"
-            page.locator("#question button.move[data-verb=PLAY_TREASURES]").click()
+            page.locator(a_move("PLAY_TREASURES")).click()
             assert wait_for_question(page) == "turn"
             sequence = page.locator("#question").get_attribute("data-sequence")
             log = page.locator("#log li").count()
             cards = page.locator("main .card:not(#question *):not(#card-text *), #log .card-name")
             names = cards.evaluate_all("cs => cs.map(c => c.dataset.card)")
+            acting = cards.evaluate_all("cs => cs.map(c => c.classList.contains('move'))")
             assert len(names) > 20 and "Curse" in names and "Province" in names
+            assert sum(acting) >= 5, "the piles $ buys are ringed"
             for i, name in enumerate(names):
                 card = cards.nth(i)
                 if context:
                     if not card.is_visible():
                         continue
-                    card.tap()
+                    if acting[i]:
+                        long_press(page, card)
+                    else:
+                        card.tap()
                     expect(page.locator("#card-text")).to_be_visible()
                     expect(page.locator("#card-text .c-name")).to_have_text(name)
                     page.locator("#card-text .close").tap()
                 else:
-                    card.click()
+                    page.mouse.move(1, 1)
+                    if acting[i]:
+                        card.hover()
+                        expect(page.locator("#card-text .c-name")).to_have_text(name)
+                        page.mouse.move(1, 1)
+                        card.click(button="right")
+                    else:
+                        card.click()
                     expect(page.locator("#card-text .c-name")).to_have_text(name)
             assert page.locator("#question").get_attribute("data-sequence") == sequence
             assert page.locator("#log li").count() == log
@@ -512,14 +553,13 @@ def test_ending_a_turn_with_money_left_asks_once_and_a_setting_turns_it_off(serv
 def press_for(page, kind: str) -> None:
     """Big Money by keys alone, reading the keys the page shows on its controls."""
     q = page.locator("#question")
-    key = lambda selector: q.locator(selector).first.get_attribute("data-key")  # noqa: E731
     if kind == "turn" and q.locator("#confirm-end").count():
         page.keyboard.press("y")
     elif kind == "turn":
         for card in BUY_ORDER:
-            buy = q.locator(f"button.move[data-verb=BUY][data-card='{card}']")
+            buy = page.locator(a_move("BUY", card))
             if buy.count():
-                page.keyboard.press(key(f"button.move[data-verb=BUY][data-card='{card}']"))
+                page.keyboard.press(buy.get_attribute("data-key"))
                 return
         page.keyboard.press("t" if q.locator("[data-key=t]").count() else "e")
     elif kind == "select":
@@ -622,6 +662,7 @@ def test_a_lost_server_is_said_in_words_and_the_page_recovers_when_it_is_back(
         page.unroute("**/dominion.v1.DominionService/**")
         expect(page.locator("#connection")).to_have_text("", timeout=10_000)
         expect(page.locator("#answer-error")).to_have_count(0)
+        wait_for_question(page)   # the pointer goes to the button again
         page.locator("#question button.move[data-verb=PLAY_TREASURES]").click()   # it works
         expect(page.locator("#log")).to_contain_text("Ann plays")
     finally:
@@ -806,10 +847,8 @@ def test_axe_finds_no_serious_or_critical_violation_on_any_screen(server, page, 
         kind = wait_for_question(page)
         if kind in ("select", "choose", "order"):
             break
-        if not click_first(page, "button.move[data-verb=PLAY]",
-                           "button.move[data-verb=BUY][data-card=Cellar]",
-                           "button.move[data-verb=BUY][data-card=Chapel]",
-                           "button.move[data-verb=BUY][data-card=Silver]"):
+        if not click_first(page, a_move("PLAY"), a_move("BUY", "Cellar"),
+                           a_move("BUY", "Chapel"), a_move("BUY", "Silver")):
             answer_simply(page, kind)
     assert wait_for_question(page) in ("select", "choose", "order")
     assert axe_violations(page) == [], "a question"
@@ -846,3 +885,172 @@ def test_the_lobby_offers_the_search_bot_and_it_plays_its_seat(browser):
             answers += 1
             assert answers < 300, "the search bot never searched"
         context.close()
+
+
+# --- no stray moves, play by the card (issue 33) ------------------------------------------------
+
+# What is under a point: the control (button or link) and what makes it that control: the
+# turn, its card, its move and, for the question's buttons, its words; and its place.
+CONTROL_AT = """([x, y]) => {
+  const c = document.elementFromPoint(x, y)?.closest('button, a');
+  if (!c) return null;
+  const r = c.getBoundingClientRect();
+  const card = c.classList.contains('card');
+  return {what: [document.querySelectorAll('#log li.turn').length, c.tagName, c.id,
+                 c.dataset.card || '', c.dataset.verb || '', card ? '' : c.textContent],
+          box: [r.x, r.y, r.width, r.height],
+          enabled: !c.disabled,
+          answers: c.matches('#hand .card.move, #supply .card.move, #confirm-end,'
+                             + ' #question button.move:not([data-verb=END_PHASE]),'
+                             + ' #question button.option:not(.toggle)')};
+}"""
+
+
+def same_control(a, b) -> bool:
+    """The same control in the same place (to a pixel), in the same turn."""
+    return (a is None) == (b is None) and (a is None or a["what"] == b["what"] and all(
+        abs(p - q) <= 1 for p, q in zip(a["box"], b["box"])))
+
+
+def first_control(page, kind: str, turn: int):
+    """The control a player clicks now, turning through every kind: a card in the hand, a
+    pile, "Play all Treasures", "End ..." (and "End my turn"), a card or option picked and
+    then Confirm, an option, an order's Confirm."""
+    q = page.locator("#question")
+    if kind == "turn" and q.locator("#confirm-end").count():
+        return page.locator("#confirm-end")
+    if kind == "turn":
+        plays = page.locator(a_move("PLAY") + ":not([data-card=Copper]):not([data-card=Silver])"
+                                             ":not([data-card=Gold])")
+        buys = [page.locator(a_move("BUY", c)) for c in
+                ("Province", "Gold", "Library", "Sentry", "Militia", "Moat", "Pawn", "Steward",
+                 "Courtyard", "Harbinger", "Silver")]
+        treasures = page.locator(a_move("PLAY_TREASURES"))
+        buy = [b for b in buys if b.count()]
+        if plays.count() and turn % 4:
+            return plays.first
+        if treasures.count() and not plays.count():
+            return treasures
+        if buy and turn % 5:
+            return buy[0]
+        return page.locator(a_move("END_PHASE"))
+    if kind in ("select", "choose"):
+        low = int(q.get_attribute("data-min"))
+        items = q.locator(".chip" if kind == "select" else ".option")
+        if kind == "choose" and not q.locator("#confirm").count():
+            return items.nth(turn % items.count())
+        for i in range(low):
+            items.nth(i).click()
+        return page.locator("#confirm")
+    return page.locator("#confirm")
+
+
+@pytest.mark.parametrize("speeds", [(60, 150, 300, 450, 800)], ids=["ms"])
+def test_a_second_click_is_taken_only_on_the_control_that_stayed_under_the_pointer(
+        server, browser, speeds):
+    """Every kind of control is double-clicked, the second click 60 to 800 ms after the first
+    at the same point: a second answer is sent only when the control under the pointer is the
+    one the first click hit, in the same place (a control the new table put there a moment
+    before is held), and a control that has stood still long enough takes a click."""
+    ctx, page, game, errors = seat_page(
+        browser, server, seed=21, names=("Ann", "Bob", "Cid", "Dee"),
+        bots={1: "militia-big-money", 2: "big-money", 3: "random"}, storage=json.dumps(
+            {"autoTreasures": False}),
+        kingdom=["Sentry", "Courtyard", "Steward", "Pawn", "Harbinger", "Militia", "Moat",
+                 "Library", "Lurker", "Swindler"])
+    sent = []
+    page.on("request", lambda r: sent.append(r.url) if r.url.endswith("/SubmitAnswer") else None)
+    try:
+        kinds, held = set(), 0
+        for turn in range(70):
+            kind = wait_for_question(page)
+            if kind == "over":
+                break
+            control = first_control(page, kind, turn)
+            control.scroll_into_view_if_needed()
+            box = control.bounding_box()
+            x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+            before = page.evaluate(CONTROL_AT, [x, y])
+            kinds.add(before["what"][4] or before["what"][2] or kind)
+            delay = speeds[turn % len(speeds)]
+            count = len(sent)
+            page.mouse.move(x, y)
+            page.mouse.down()
+            page.mouse.up()
+            # Until the second click: what is under the pointer, and since when it stands.
+            start = changed = time.monotonic()
+            after = before
+            while True:
+                now = page.evaluate(CONTROL_AT, [x, y])
+                if not same_control(now, after):
+                    after, changed = now, time.monotonic()
+                if time.monotonic() - start >= delay / 1000:
+                    break
+                page.wait_for_timeout(25)
+            stood = time.monotonic() - changed
+            page.mouse.down()   # the second click: the pointer has not moved
+            page.mouse.up()
+            page.wait_for_timeout(250)
+            wait_for_question(page)
+            answers = len(sent) - count
+            assert answers <= 2 and not page.locator("#answer-error").count(), turn
+            if answers == 2:   # the control that stayed, or one that stood there a while
+                assert same_control(after, before) or stood >= 0.4, \
+                    (turn, delay, stood, before, after)
+            elif after and after["enabled"] and after["answers"] and \
+                    not same_control(after, before):
+                held += 1
+            if stood >= 0.7 and after and after["enabled"] and after["answers"] and \
+                    before["answers"]:   # a control that stood still takes a click
+                assert answers == 2, (turn, before, after)
+        assert {"PLAY", "BUY", "PLAY_TREASURES", "END_PHASE", "confirm"} <= kinds, kinds
+        assert held, "no second click ever landed on another control"
+        assert not errors, errors
+    finally:
+        ctx.close()
+
+
+def test_a_card_in_hand_is_played_and_a_pile_bought_by_clicking_it(server, browser):
+    """Village, then Smithy, by clicking them in the hand; a pile by clicking it; the Buy
+    phase's question holds no wall of buttons (Treasures, End turn)."""
+    ctx, page, game, errors = seat_page(
+        browser, server, seed=3, kingdom=["Village", "Smithy", "Market", "Cellar", "Moat",
+                                          "Militia", "Mine", "Witch", "Laboratory", "Festival"],
+        storage=json.dumps({"autoTreasures": False}))
+    try:
+        for _ in range(80):   # Ann buys Village and Smithy, then plays them when she can
+            kind = wait_for_question(page)
+            plays = page.locator(a_move("PLAY") + ":not(.t-treasure)")
+            if kind == "turn" and plays.count():
+                name = plays.first.get_attribute("data-card")
+                before = page.locator("#log li").count()
+                plays.first.click()
+                wait_for_question(page)
+                new = page.locator("#log li").all_inner_texts()[before:]
+                assert any(f"Ann plays a {name}" in line for line in new), new
+                break
+            if kind == "turn" and "Buy" in page.locator("#phase").inner_text() and \
+                    page.locator(a_move("PLAY_TREASURES")).count() == 0:
+                assert page.locator("#question button").count() <= 2   # End turn, maybe Treasures
+                assert page.locator("#supply .card.move").count() >= 3
+                for card in ("Smithy", "Village", "Silver"):
+                    pile = page.locator(a_move("BUY", card))
+                    if pile.count():
+                        left = pile.locator(".c-count").inner_text()
+                        pile.click()
+                        expect(page.locator("#log")).to_contain_text(f"Ann buys and gains a {card}")
+                        assert page.locator(f"#supply .pile[data-card='{card}'] .c-count") \
+                            .inner_text() != left
+                        break
+                else:
+                    answer_simply(page, kind)
+            else:
+                answer_simply(page, kind)
+        else:
+            pytest.fail("no Action was ever played from the hand")
+        hand = page.locator("#hand .card[data-card=Copper]")
+        if hand.count():   # a Treasure in the hand says what it makes
+            assert hand.first.locator(".c-coins").inner_text() == "$1"
+        assert not errors, errors
+    finally:
+        ctx.close()

@@ -1,12 +1,15 @@
 // The game screen: one seat's table (or a spectator's), kept current by the event stream.
 // Everything shown comes from the server's View and the engine's log lines; the page decides
-// only how an answer is put together before it is sent. Reading never acts: cards only show
-// their face; every action is a control in the question panel that names it ("Buy Gold $6"),
-// reachable by a key (see KEYS_HELP).
+// only how an answer is put together before it is sent. A ringed card in your hand is played
+// by a click (or its key), a ringed pile bought; the question panel holds the rest ("Play all
+// Treasures", "End turn", a card's question). Reading never acts: pointing at a card, pressing
+// and holding it, or moving to it with Tab shows its face. No stray moves: a click on a
+// control that just appeared under a still pointer is held (steady.ts).
 import { create, toJsonString } from "@bufbuild/protobuf";
 import { client, inWords, saveSettings, seatHeaders, settings } from "./api";
 import { Board, countedFaces } from "./board";
-import { counted, h, replace } from "./dom";
+import { Steady } from "./steady";
+import { counted, h, replace, withKey } from "./dom";
 import {
   CardListSchema, GetRecordResponseSchema, MoveSchema, OptionListSchema, Phase, Verb,
   type Answer, type Decision, type Event, type FinalDeck, type Move, type PublicDecision,
@@ -23,7 +26,8 @@ const ORDER_HINTS: Record<string, string> = {
 // Keys that choose the question's controls in order (t, e, c, y and n have their own jobs).
 const CHOICE_KEYS = "1234567890abdfghijklmopqrsuvwxz";
 export const KEYS_HELP: [string, string][] = [
-  ["1 … 9, 0, a, b, …", "the control marked with that key: play, buy, pick a card, choose"],
+  ["1 … 9, 0, a, b, …", "the card or control marked with that key: play the card, buy " +
+    "the pile, pick a card, choose"],
   ["t", "play all Treasures"], ["e", "end the phase (the Action phase, or your turn)"],
   ["c", "confirm the cards or options picked"],
   ["y / n", "end the turn anyway / keep it, when the page asks"],
@@ -61,6 +65,7 @@ export class Table {
   private settings = settings();
   private abort = new AbortController();
   private board?: Board;
+  private readonly steady = new Steady();
 
   private readonly statusLine = h("span", { id: "status-line" });
   private readonly banner = h("div", { id: "connection", role: "status" });
@@ -94,6 +99,7 @@ export class Table {
   stop(): void {
     this.stopped = true;
     this.abort.abort();
+    this.steady.stop();
     document.removeEventListener("keydown", this.onKey);
   }
 
@@ -279,7 +285,7 @@ export class Table {
       }
       return;
     }
-    const control = this.question.querySelector(
+    const control = this.root.querySelector(
       `[data-key="${CSS.escape(e.key.toLowerCase())}"]:not([disabled])`) as HTMLElement | null;
     if (control) {
       e.preventDefault();
@@ -306,10 +312,27 @@ export class Table {
     if (!v || !this.board) return;
     this.autoPlay();
     this.renderStatus(v);
-    this.board.render(v, { buyable: this.movesFor(Verb.BUY), playable: this.movesFor(Verb.PLAY) });
+    const playable = this.movesFor(Verb.PLAY);
+    const buyable = this.movesFor(Verb.BUY);
+    this.board.render(v, { buyable, playable, keys: this.cardKeys(v, playable, buyable),
+      turn: turnOf(v),
+      act: (verb, card) => this.move(verb === "PLAY" ? Verb.PLAY : Verb.BUY, card) });
     this.renderQuestion(v);
     replace(this.banner, this.connection ? h("p", { class: "banner" }, this.connection) : null);
+    this.steady.note(this.root);
     if (v.gameOver && !this.decksAsked) void this.loadDecks();
+  }
+
+  /** The keys of the cards that act: the hand's playable cards in hand order, then the piles
+   * that can be bought, dearest first (the question's own controls have t, e, c, y, n). */
+  private cardKeys(v: View, playable: Set<string>, buyable: Set<string>): Map<string, string> {
+    const hand = v.viewer === undefined ? [] : v.players[v.viewer]?.hand ?? [];
+    const cost = (name: string) => v.supply.find((p) => p.name === name)?.cost ?? 0;
+    const acts = [...new Set(hand.filter((c) => playable.has(c)))].map((c) => `PLAY:${c}`)
+      .concat([...buyable].sort((a, b) => cost(b) - cost(a) || a.localeCompare(b))
+        .map((c) => `BUY:${c}`));
+    return new Map(acts.flatMap((act, i) => (i < CHOICE_KEYS.length ? [[act, CHOICE_KEYS[i]]]
+      : [])));
   }
 
   private renderStatus(v: View): void {
@@ -451,32 +474,30 @@ export class Table {
             `${v.buys > 1 ? "s" : ""} left. End your turn without buying?`),
           h("div", { class: "moves" },
             withKey(h("button", { type: "button", id: "confirm-end", class: "primary",
-              "data-focus": "q:confirm-end", onclick: () => this.move(Verb.END_PHASE) },
+              "data-focus": "q:confirm-end", "data-act": `confirm-end:${d.sequence}`,
+              onclick: () => this.move(Verb.END_PHASE) },
             "End my turn"), "y"),
             withKey(h("button", { type: "button", id: "cancel-end", "data-focus": "q:cancel-end",
+              "data-act": `cancel-end:${d.sequence}`,
               onclick: () => { this.confirmingEnd = false; this.render(); } }, "Keep buying"),
             "n"))];
         }
         const moves = [...d.kind.value.moves];
-        const cost = (m: Move) => this.view?.supply.find((p) => p.name === m.card)?.cost ?? 0;
         const group = (verb: Verb) => moves.filter((m) => m.verb === verb);
-        const buys = group(Verb.BUY).sort((a, b) => cost(b) - cost(a) ||
-          a.card.localeCompare(b.card));
-        const button = (m: Move, key?: string) => keyed(h("button", {
+        const button = (m: Move, key: string) => withKey(h("button", {
           type: "button", class: `move ${Verb[m.verb].toLowerCase()}`, "data-verb": Verb[m.verb],
           "data-card": m.card, "data-focus": `q:${Verb[m.verb]}:${m.card}`, disabled,
+          "data-act": `${turnOf(this.view!)}:${Verb[m.verb]}:${this.moveLabel(m)}`,
           onclick: () => (m.verb === Verb.END_PHASE ? this.endPhase() : this.move(m.verb, m.card)),
         }, this.moveLabel(m)), key);
-        const plays = group(Verb.PLAY).map((m) => button(m));
-        const treasures = group(Verb.PLAY_TREASURES).map((m) => button(m, "t"));
-        const ends = group(Verb.END_PHASE).map((m) => button(m, "e"));
-        const buyButtons = buys.map((m) => button(m));
-        return [head,
-          plays.length || treasures.length ? h("div", { class: "moves plays" }, treasures, plays)
-            : null,
-          buyButtons.length ? h("div", { class: "moves buys", role: "group",
-            "aria-label": "Buy" }, buyButtons) : null,
-          h("div", { class: "moves ends" }, ends)].filter(Boolean) as HTMLElement[];
+        const plays = group(Verb.PLAY).length;
+        const buys = group(Verb.BUY).length;
+        const how = [plays ? "click a ringed card in your hand to play it" : "",
+          buys ? "click a ringed pile to buy it" : ""].filter(Boolean).join("; ");
+        return [head, h("p", { class: "small", id: "how" }, how ? `${how.charAt(0).toUpperCase()}` +
+          `${how.slice(1)} (point at a card, or press and hold it, to read it).` : ""),
+        h("div", { class: "moves ends" }, group(Verb.PLAY_TREASURES).map((m) => button(m, "t")),
+          group(Verb.END_PHASE).map((m) => button(m, "e")))];
       }
       case "select": {
         const { cards, min, max } = d.kind.value;
@@ -488,17 +509,18 @@ export class Table {
           return keyed(h("button", {
             type: "button", class: `chip pick ${this.board!.catalog.typeClass(c)}` +
               `${at >= 0 ? " picked" : ""}`,
-            "data-card": c, "data-focus": `q:pick:${i}`,
+            "data-card": c, "data-focus": `q:pick:${i}`, "data-act": `pick:${d.sequence}:${i}:${c}`,
             "aria-pressed": at >= 0 ? "true" : "false", "data-pick": at >= 0 ? at + 1 : null,
             disabled: disabled || (at < 0 && n >= max),
-            onfocus: () => this.board?.showCard(c, false),
+            onfocus: () => this.board?.showCard(c, "close"),
             onclick: () => {
               this.picked = at >= 0 ? this.picked.filter((p) => p !== i) : [...this.picked, i];
               this.render();
             } }, c, at >= 0 ? h("span", { class: "c-note" }, ` #${at + 1}`) : null));
         })),
         withKey(h("button", { type: "button", id: "confirm", class: "primary",
-          "data-focus": "q:confirm", disabled: disabled || n < min || n > max,
+          "data-focus": "q:confirm", "data-act": `confirm:${d.sequence}`,
+          disabled: disabled || n < min || n > max,
           onclick: () => void this.answer({ case: "cards",
             value: create(CardListSchema, { cards: this.picked.map((i) => cards[i]) }) }) },
         n ? `Confirm: ${this.picked.map((i) => cards[i]).join(", ")}` : "Confirm: none"), "c")];
@@ -508,6 +530,7 @@ export class Table {
         if (min === 1 && max === 1) {
           return [head, h("div", { class: "moves" }, options.map((o, i) => keyed(h("button", {
             type: "button", class: "option", "data-option": o, "data-focus": `q:option:${i}`,
+            "data-act": `option:${d.sequence}:${i}:${o}`,
             disabled,
             onclick: () => void this.answer({ case: "options", value: create(OptionListSchema, { options: [o] }) }),
           }, o))))];
@@ -517,6 +540,7 @@ export class Table {
           h("div", { class: "moves" }, options.map((o, i) => keyed(h("button", {
             type: "button", class: `option toggle ${this.chosen.includes(o) ? "picked" : ""}`,
             "data-option": o, "data-focus": `q:option:${i}`,
+            "data-act": `option:${d.sequence}:${i}:${o}`,
             "aria-pressed": this.chosen.includes(o) ? "true" : "false",
             disabled: disabled || (!this.chosen.includes(o) && n >= max),
             onclick: () => {
@@ -525,7 +549,8 @@ export class Table {
               this.render();
             } }, o)))),
           withKey(h("button", { type: "button", id: "confirm", class: "primary",
-            "data-focus": "q:confirm", disabled: disabled || n < min || n > max,
+            "data-focus": "q:confirm", "data-act": `confirm:${d.sequence}`,
+            disabled: disabled || n < min || n > max,
             onclick: () => void this.answer({ case: "options", value: create(OptionListSchema, { options: this.chosen }) }),
           }, "Confirm"), "c")];
       }
@@ -540,12 +565,14 @@ export class Table {
           h("ol", { class: "ordering" }, this.ordering.map((c, i) => h("li", {},
             this.board!.catalog.face(c, "chip", { focus: `q:order-card:${i}` }),
             keyed(h("button", { type: "button", class: "up", disabled: disabled || i === 0,
+              "data-act": `up:${d.sequence}:${i}:${c}`,
               "data-focus": `q:up:${i}`, onclick: () => swap(i, i - 1) }, `Move ${c} up`)),
             h("button", { type: "button", class: "down", "data-focus": `q:down:${i}`,
+              "data-act": `down:${d.sequence}:${i}:${c}`,
               disabled: disabled || i === this.ordering.length - 1,
               onclick: () => swap(i, i + 1) }, `Move ${c} down`)))),
           withKey(h("button", { type: "button", id: "confirm", class: "primary", disabled,
-            "data-focus": "q:confirm",
+            "data-focus": "q:confirm", "data-act": `confirm:${d.sequence}`,
             onclick: () => void this.answer({ case: "order", value: create(CardListSchema, { cards: this.ordering }) }),
           }, "Confirm this order"), "c")];
       }
@@ -569,20 +596,16 @@ export class Table {
   }
 }
 
-/** A control with its key: shown as a badge (hidden from screen readers, which read
- * aria-keyshortcuts instead). */
-export function withKey(el: HTMLElement, key?: string): HTMLElement {
-  if (!key) return el;
-  el.dataset.key = key;
-  el.setAttribute("aria-keyshortcuts", key);
-  el.prepend(h("kbd", { "aria-hidden": "true" }, key));
-  return el;
-}
-
 export function keysPanel(): HTMLElement {
   return h("details", { id: "keys-help" }, h("summary", {}, "Keys"),
     h("div", { class: "popup" }, h("table", {}, h("tbody", {}, KEYS_HELP.map(([k, what]) =>
       h("tr", {}, h("th", { scope: "row" }, k), h("td", {}, what)))))));
+}
+
+/** Which turn this is, for the no-stray-move guard: a turn's standing moves ("End turn",
+ * "Buy Silver") are other controls in the next turn, wherever they stand. */
+function turnOf(v: View): string {
+  return `${v.current}.${v.players[v.current]?.turnsTaken ?? 0}`;
 }
 
 /** The end's scores: VP, turns, VP by card and each player's final deck. */
