@@ -1054,3 +1054,120 @@ def test_a_card_in_hand_is_played_and_a_pile_bought_by_clicking_it(server, brows
         assert not errors, errors
     finally:
         ctx.close()
+
+
+# Whether an element's box is inside the window and is what the window shows at its centre
+# (nothing covers it).
+SHOWN = """els => els.map(e => {
+  const r = e.getBoundingClientRect();
+  const top = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+  return {name: e.dataset.card || e.id || e.className, inside: r.top >= 0 && r.left >= 0
+          && r.bottom <= innerHeight && r.right <= innerWidth && r.height > 0,
+          seen: !!top && (e === top || e.contains(top))};
+})"""
+
+
+@pytest.mark.parametrize("size", [(1366, 768), (1920, 1080)], ids=["1366x768", "1920x1080"])
+def test_the_whole_table_fits_the_window_and_reading_a_card_moves_nothing(
+        server, browser, size):
+    """Four players, a dozen turns in: the players, every pile's cost and count, the question,
+    your hand and the newest log line are in the window, uncovered, with nothing to scroll; and
+    pointing at every card on the table (the panel shows each) shifts no layout."""
+    width, height = size
+    ctx, page, game, errors = seat_page(
+        browser, server, seed=7, names=("Ann", "Bob", "Cid", "Dee"),
+        bots={1: "big-money", 2: "militia-big-money", 3: "smithy-big-money"},
+        kingdom=["Masquerade", "Courtyard", "Conspirator", "Laboratory", "Throne Room",
+                 "Militia", "Moat", "Library", "Wishing Well", "Witch"],
+        viewport={"width": width, "height": height})
+    try:
+        answers = 0
+        while answers < 25 or wait_for_question(page) != "turn" or \
+                not page.locator("#players .seat.current .you").count():
+            kind = wait_for_question(page)
+            assert kind != "over", (answers, page.locator("#log li").all_inner_texts()[-8:])
+            answer_simply(page, kind)
+            answers += 1
+        assert page.evaluate("document.documentElement.scrollHeight") <= height
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        parts = page.locator("#players .seat, #supply .pile .c-cost, #supply .pile .c-count, "
+                             "#question, #hand .card, #log li:last-child")
+        shown = parts.evaluate_all(SHOWN)
+        assert len(shown) >= 4 + 17 * 2 + 2
+        assert all(s["inside"] and s["seen"] for s in shown), \
+            [s for s in shown if not (s["inside"] and s["seen"])]
+        log = page.locator("#log").bounding_box()   # the newest line, not scrolled away
+        last = page.locator("#log li:last-child").bounding_box()
+        assert log["y"] <= last["y"] and last["y"] + last["height"] <= log["y"] + log["height"] + 1
+        page.evaluate("""() => { window.shifts = [];
+          new PerformanceObserver(l => window.shifts.push(...l.getEntries().map(e => e.value)))
+            .observe({type: 'layout-shift'}); }""")
+        cards = page.locator("#supply .card, #hand .card, #players .card, #log .card-name")
+        names = cards.evaluate_all("cs => cs.map(c => c.dataset.card)")
+        for i in range(cards.count()):
+            if cards.nth(i).is_visible():
+                cards.nth(i).hover()
+                expect(page.locator("#card-text .c-name")).to_have_text(names[i])
+        page.wait_for_timeout(200)
+        assert sum(page.evaluate("window.shifts")) < 0.001, page.evaluate("window.shifts")
+        assert not errors, errors
+    finally:
+        ctx.close()
+
+
+def test_the_end_says_why_the_game_ended_and_the_replay_jumps_to_a_turn(server, page):
+    game = finished_game(server, seed=11)
+    page.goto(f"{server.web_url}#/game/{game.game_id}?token={game.tokens[0]}")
+    assert wait_for_question(page) == "over"
+    with connect(server.target) as client:
+        supply = {name: count for name, count, _ in client.spectate(game.game_id).view().supply}
+    reason = page.locator("#end-reason").inner_text()
+    if supply["Province"] == 0:
+        assert reason == "The game ended because the Provinces are gone."
+    else:
+        empty = [name for name, count in supply.items() if count == 0]
+        assert len(empty) >= 3 and all(name in reason for name in empty), reason
+    page.locator("#watch-replay").click()
+    expect(page.locator("#replay-where")).to_contain_text("Step 0 of")
+    turns = page.locator("#replay-turn option").all_inner_texts()[1:]
+    assert turns[:4] == ["Turn 1 - Ann", "Turn 1 - Bob", "Turn 2 - Ann", "Turn 2 - Bob"]
+    page.locator("#replay-turn").select_option(label="Turn 7 - Bob")
+    expect(page.locator("#replay-where")).to_contain_text("Turn 7 - Bob")
+    step = int(re.search(r"Step (\d+)", page.locator("#replay-where").inner_text()).group(1))
+    page.keyboard.press("ArrowLeft")   # one step before: Ann's turn 7, the first step of Bob's
+    expect(page.locator("#replay-where")).to_contain_text(f"Step {step - 1} of")
+    expect(page.locator("#replay-where")).to_contain_text("Turn 7 - Ann")
+    page.locator("#replay-turn").select_option(label=turns[-1])
+    expect(page.locator("#replay-where")).to_contain_text(turns[-1])
+    page.keyboard.press("End")
+    expect(page.locator(".end-reason")).to_have_text(reason)
+
+
+def test_a_card_to_gain_shows_its_cost_cheapest_first(server, browser):
+    """Workshop's gain: every card offered with its cost, in order of cost (the pool comes by
+    name); the prompt names no one twice."""
+    ctx, page, game, errors = seat_page(
+        browser, server, seed=4, kingdom=["Workshop", "Village", "Smithy", "Cellar", "Moat",
+                                          "Militia", "Remodel", "Market", "Mine", "Festival"])
+    try:
+        for _ in range(150):
+            kind = wait_for_question(page)
+            assert kind != "over"
+            if kind == "select" and page.locator("#question .chip .c-cost").count():
+                break
+            if kind == "turn" and page.locator(a_move("PLAY", "Workshop")).count():
+                page.locator(a_move("PLAY", "Workshop")).first.click()
+            elif kind == "turn" and page.locator(a_move("BUY", "Workshop")).count():
+                page.locator(a_move("BUY", "Workshop")).click()
+            else:
+                answer_simply(page, kind)
+        else:
+            pytest.fail("Workshop was never played")
+        chips = page.locator("#question .chip")
+        costs = [int(c.lstrip("$")) for c in chips.locator(".c-cost").all_inner_texts()]
+        assert len(costs) == chips.count() > 5 and max(costs) == 4
+        assert costs == sorted(costs), costs
+        assert "about" not in page.locator("#prompt").inner_text()
+        assert not errors, errors
+    finally:
+        ctx.close()

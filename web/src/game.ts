@@ -17,6 +17,8 @@ import {
 } from "./gen/dominion/v1/dominion_pb";
 
 const RETRY_MS = 1000;
+// The select purposes whose cards come from the Supply to be gained: shown with their costs.
+const GAIN_PURPOSES = ["gain", "give"];
 // The purposes whose select answers keep their order (the engine's ORDERED_PURPOSES), and what
 // the order means.
 const ORDER_HINTS: Record<string, string> = {
@@ -34,7 +36,7 @@ export const KEYS_HELP: [string, string][] = [
   ["Tab", "move between controls and cards (a card's text shows when it has focus)"],
   ["Esc", "close the card panel"], ["?", "show or hide this list"],
 ];
-const NEVER = BigInt(Number.MAX_SAFE_INTEGER);
+export const NEVER = BigInt(Number.MAX_SAFE_INTEGER);   // a log index no game reaches
 
 type AnswerValue = Answer["value"];
 
@@ -423,6 +425,7 @@ export class Table {
       (v.viewer === undefined ? "" : `?seat=${v.viewer}`);
     return h("div", { id: "game-over" }, h("h2", {}, "Game over"),
       h("p", { id: "winners" }, `${winners} ${v.winners.length > 1 ? "share the win" : "wins"}.`),
+      h("p", { id: "end-reason" }, endReason(v)),
       scoreTable(this.board!, v, order.map((p) => p.seat), this.decks),
       h("a", { href: replay, class: "primary", id: "watch-replay" }, "Watch the replay"),
       h("button", { type: "button", id: "download-record",
@@ -457,10 +460,11 @@ export class Table {
   }
 
   private decisionControls(d: Decision): HTMLElement[] {
-    const about = [
-      d.aboutPlayer !== undefined ? `about ${this.name(d.aboutPlayer)}` : "",
-      d.aboutCards.length ? `(${counted(d.aboutCards)})` : "",
-    ].filter(Boolean).join(" ");
+    // Whose and which cards, unless the prompt already says: "Discard or keep? (Bob: Gold)".
+    const whom = d.aboutPlayer !== undefined && !d.prompt.includes(this.name(d.aboutPlayer))
+      ? this.name(d.aboutPlayer) : "";
+    const which = d.aboutCards.length ? counted(d.aboutCards) : "";
+    const about = whom || which ? `(${[whom, which].filter(Boolean).join(": ")})` : "";
     const said = d.card && !d.prompt.includes(d.card) ? `${d.card}: ${d.prompt}` : d.prompt;
     const head = h("p", { id: "prompt" }, said, about ? ` ${about}` : "");
     const disabled = this.busy;
@@ -502,9 +506,18 @@ export class Table {
       case "select": {
         const { cards, min, max } = d.kind.value;
         const n = this.picked.length;
+        // A card to gain (or to give) shows its cost, cheapest first: the pool's own order
+        // is by name.
+        const priced = GAIN_PURPOSES.includes(d.purpose);
+        const cost = (c: string) => this.view?.supply.find((p) => p.name === c)?.cost ??
+          this.board!.catalog.get(c)?.cost ?? 0;
+        const shown = [...cards.keys()];
+        if (priced) shown.sort((a, b) => cost(cards[a]) - cost(cards[b]) ||
+          cards[a].localeCompare(cards[b]));
         return [head, h("p", { class: "small" }, `Choose ${min === max ? min : `${min} to ${max}`}` +
           ` card${max === 1 ? "" : "s"}. ${ORDER_HINTS[d.purpose] ?? ""}`),
-        h("div", { class: "cards pool" }, cards.map((c, i) => {
+        h("div", { class: "cards pool" }, shown.map((i) => {
+          const c = cards[i];
           const at = this.picked.indexOf(i);
           return keyed(h("button", {
             type: "button", class: `chip pick ${this.board!.catalog.typeClass(c)}` +
@@ -516,7 +529,8 @@ export class Table {
             onclick: () => {
               this.picked = at >= 0 ? this.picked.filter((p) => p !== i) : [...this.picked, i];
               this.render();
-            } }, c, at >= 0 ? h("span", { class: "c-note" }, ` #${at + 1}`) : null));
+            } }, priced ? h("span", { class: "c-cost" }, `$${cost(c)}`) : null, c,
+          at >= 0 ? h("span", { class: "c-note" }, ` #${at + 1}`) : null));
         })),
         withKey(h("button", { type: "button", id: "confirm", class: "primary",
           "data-focus": "q:confirm", "data-act": `confirm:${d.sequence}`,
@@ -600,6 +614,19 @@ export function keysPanel(): HTMLElement {
   return h("details", { id: "keys-help" }, h("summary", {}, "Keys"),
     h("div", { class: "popup" }, h("table", {}, h("tbody", {}, KEYS_HELP.map(([k, what]) =>
       h("tr", {}, h("th", { scope: "row" }, k), h("td", {}, what)))))));
+}
+
+/** Why the game ended, as the rulebook says it: the Province pile is empty, or three Supply
+ * piles are (named, with any more that emptied). */
+export function endReason(v: View): string {
+  if (v.supply.some((p) => p.name === "Province" && p.count === 0)) {
+    return "The game ended because the Provinces are gone.";
+  }
+  const empty = v.supply.filter((p) => p.count === 0).map((p) => p.name);
+  if (empty.length < 3) return "";
+  const names = `${empty.slice(0, -1).join(", ")} and ${empty[empty.length - 1]}`;
+  return `The game ended because ${empty.length === 3 ? "three" : empty.length} Supply ` +
+    `piles are empty: ${names}.`;
 }
 
 /** Which turn this is, for the no-stray-move guard: a turn's standing moves ("End turn",
