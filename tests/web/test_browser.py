@@ -1171,3 +1171,144 @@ def test_a_card_to_gain_shows_its_cost_cheapest_first(server, browser):
         assert not errors, errors
     finally:
         ctx.close()
+
+
+def test_autoplay_reveals_moat_when_set_and_the_setting_is_kept_for_the_player(server, browser):
+    """Off (the default), Militia's attack asks Ann whether to reveal Moat; Ann turns "Reveal
+    Moat" on in the settings (kept for her by name, and after a reload), and from then on Moat
+    is revealed without a question."""
+    ctx, page, game, errors = seat_page(
+        browser, server, seed=6, bots={1: "militia-big-money"},
+        kingdom=["Moat", "Militia", "Village", "Smithy", "Cellar", "Chapel", "Market",
+                 "Festival", "Laboratory", "Witch"])
+    try:
+        asked = revealed_alone = 0
+        for _ in range(400):
+            kind = wait_for_question(page)
+            assert kind != "over", (asked, revealed_alone)
+            prompt = page.locator("#prompt").inner_text() if kind != "turn" else ""
+            if prompt.startswith("Reveal Moat against"):
+                assert not page.locator("#setting-auto-moat").is_checked()
+                asked += 1
+                page.locator("#question .chip[data-card=Moat]").click()
+                page.locator("#confirm").click()
+                if asked == 1:   # on, from now on
+                    page.locator("#settings summary").click()
+                    page.locator("#setting-auto-moat").check()
+                    page.locator("#settings summary").click()
+                    stored = page.evaluate("localStorage.getItem('dominion.settings.Ann')")
+                    assert json.loads(stored)["autoMoat"] is True
+                    page.reload()
+                    wait_for_question(page)
+                    assert page.locator("#setting-auto-moat").is_checked()
+                continue
+            log = page.locator("#log li").all_inner_texts()
+            revealed_alone = sum("Ann reveals a Moat" in line for line in log) - asked
+            if revealed_alone >= 2:
+                break
+            if kind == "turn" and page.locator(a_move("BUY", "Moat")).count() and \
+                    page.locator("#hand .card[data-card=Moat]").count() < 1:
+                page.locator(a_move("BUY", "Moat")).click()
+            else:
+                answer_simply(page, kind)
+        assert asked == 1 and revealed_alone >= 2, (asked, revealed_alone)
+        assert not errors, errors
+    finally:
+        ctx.close()
+
+
+def test_autoplay_answers_a_question_with_one_answer_when_set(server, browser):
+    """A game that asks every question (always_ask: "you have no Reaction to reveal" on every
+    Attack, a choice of one card...): with "answer a question that has only one answer" on,
+    the page never shows such a question, and answers them itself."""
+    with connect(server.target) as client:
+        game = client.create_game(["Ann", "Bob"], bots={1: "militia-big-money"},
+                                  kingdom="First Game", seed=13, first_player=1,
+                                  always_ask=True)
+    ctx = browser.new_context(viewport={"width": 1366, "height": 768})
+    ctx.add_init_script("localStorage.setItem('dominion.settings.Ann', "
+                        "'{\"autoForced\": true}')")
+    page = ctx.new_page()
+    sent = []
+    page.on("request", lambda r: sent.append(r.url) if r.url.endswith("/SubmitAnswer") else None)
+    page.goto(f"{server.web_url}#/game/{game.game_id}?token={game.tokens[0]}")
+    try:
+        shown = 0
+        for _ in range(40):
+            kind = wait_for_question(page)
+            assert kind != "over"
+            q = page.locator("#question")
+            if kind == "select":
+                chips = q.locator(".chip").evaluate_all("cs => cs.map(c => c.dataset.card)")
+                low, high = int(q.get_attribute("data-min")), int(q.get_attribute("data-max"))
+                ordered = "you pick ends on top" in q.inner_text()   # the order is the answer
+                assert not (low == high and ((low == len(chips) and not ordered) or
+                                             len(set(chips)) == 1)), chips
+            elif kind == "choose":
+                low, high = int(q.get_attribute("data-min")), int(q.get_attribute("data-max"))
+                assert not low == high == q.locator(".option").count()
+            answer_simply(page, kind)
+            shown += 1
+        page.wait_for_timeout(300)
+        assert len(sent) > shown, (len(sent), shown)   # the rest were answered alone
+        attacks = sum("plays a Militia" in line for line in page.locator("#log li")
+                      .all_inner_texts())
+        assert attacks >= 2
+    finally:
+        ctx.close()
+
+
+def test_people_name_their_seats_copy_links_and_the_tab_says_whose_move_it_is(server, browser):
+    """Ann names the second person's seat "Bob" in the lobby and copies his link; Bob's page
+    is Bob's; the tab of the person the game waits for says so, the other's does not."""
+    ann, bob = browser.new_context(), browser.new_context()
+    ann.grant_permissions(["clipboard-read", "clipboard-write"], origin=server.web_url)
+    try:
+        page = ann.new_page()
+        page.goto(server.web_url)
+        page.locator("#your-name").fill("Ann")
+        page.locator("#seat-1").select_option("")        # a person
+        page.locator("#seat-name-1").fill("Bob")
+        page.locator("#create-game").click()
+        link = page.locator("#created li a").get_attribute("href")
+        page.locator("#created .copy-link").click()
+        expect(page.locator("#created .copied")).to_have_text(" Copied.")
+        assert page.evaluate("navigator.clipboard.readText()") == link
+        bobs_page = bob.new_page()
+        bobs_page.goto(link)
+        expect(bobs_page.locator("#status")).to_contain_text("You are Bob")
+        page.locator("#created a.primary").click()
+        expect(page.locator("#players")).to_contain_text("Bob")
+        for _ in range(6):   # a few answers, whoever is asked
+            deadline = time.monotonic() + 20
+            while True:
+                kinds = [p.locator("#question").get_attribute("data-kind")
+                         for p in (page, bobs_page)]
+                if kinds.count("wait") == 1 or time.monotonic() > deadline:
+                    break
+                page.wait_for_timeout(50)
+            asked, other = (page, bobs_page) if kinds[1] == "wait" else (bobs_page, page)
+            expect(asked).to_have_title("● Your move – Dominion")
+            expect(other).to_have_title("Dominion")
+            answer_simply(asked, wait_for_question(asked))
+    finally:
+        ann.close()
+        bob.close()
+
+
+def test_the_lobby_hides_abandoned_games_but_not_the_ones_this_browser_holds(server, page):
+    with connect(server.target) as client:
+        for seed in (1, 2):   # two games nobody here plays
+            client.create_game(["Ann", "Bob"], bots={1: "big-money"}, kingdom="First Game",
+                               seed=seed)
+    page.goto(server.web_url)
+    page.locator("#create-game").click()   # one this browser holds
+    expect(page.locator("#status")).to_contain_text("You are Player 1")
+    page.goto(server.web_url)
+    expect(page.locator("#games tr[data-game]")).to_have_count(3)   # all fresh
+    page.clock.install()
+    page.clock.set_fixed_time(time.time() + 2 * 24 * 3600)   # two days on
+    page.reload()
+    expect(page.locator("#games tr[data-game]")).to_have_count(1)
+    expect(page.locator("#games a.seat")).to_have_count(1)
+    expect(page.locator("#abandoned")).to_contain_text("2 abandoned games")

@@ -6,7 +6,7 @@
 // and holding it, or moving to it with Tab shows its face. No stray moves: a click on a
 // control that just appeared under a still pointer is held (steady.ts).
 import { create, toJsonString } from "@bufbuild/protobuf";
-import { client, inWords, saveSettings, seatHeaders, settings } from "./api";
+import { client, inWords, saveSettings, seatHeaders, settings, type Settings } from "./api";
 import { Board, countedFaces } from "./board";
 import { Steady } from "./steady";
 import { counted, h, replace, withKey } from "./dom";
@@ -54,7 +54,7 @@ export class Table {
   private ordering: string[] = [];        // order: the cards, top first
   private shapedFor = -1n;                // the decision the three above belong to
   private confirmingEnd = false;          // "end the turn with $ left?" is being asked
-  private autoFor = -1n;                  // the decision Treasures were auto-played on
+  private autoFor = -1n;                  // the decision last answered by itself
   private questionKey = "";               // what the question panel shows now
   private floor = 0n;                     // the newest decision number seen: older views are
                                           // stale
@@ -88,6 +88,7 @@ export class Table {
         this.settingsPanel(), keysPanel());
       this.addEvents(view?.log ?? []);
       this.setView(view);
+      this.settings = settings(this.player);
     } catch (e) {
       replace(this.root, h("p", { class: "error", role: "alert" }, inWords(e).text),
         h("a", { href: "#/" }, "Back to the lobby"));
@@ -102,6 +103,7 @@ export class Table {
     this.stopped = true;
     this.abort.abort();
     this.steady.stop();
+    signalTurn("");
     document.removeEventListener("keydown", this.onKey);
   }
 
@@ -255,18 +257,47 @@ export class Table {
     this.move(Verb.END_PHASE);
   }
 
-  /** Play all Treasures by itself when that is all the turn can do before buying (a
-   * setting, on by default: no Treasure of these sets asks a question when played). */
+  /** The seat's player, whose settings these are (a spectator's: the browser's). */
+  private get player(): string | undefined {
+    return this.view?.viewer === undefined ? undefined : this.name(this.view.viewer);
+  }
+
+  /** Answer by itself what the settings say (Dominion Online's autoplay), once a decision:
+   * play all Treasures when that is all the turn can do before buying (on by default: no
+   * Treasure of these sets asks a question when played); reveal Moat when it is the one
+   * Reaction offered; answer a question that has a single answer. */
   private autoPlay(): void {
     const d = this.decision;
-    if (!this.settings.autoTreasures || this.busy || d?.kind.case !== "turn" ||
-        d.sequence === this.autoFor) return;
-    const moves = d.kind.value.moves;
-    const actions = moves.some((m) => m.verb === Verb.PLAY &&
-      !this.board?.catalog.get(m.card)?.types.includes("Treasure"));
-    if (actions || !moves.some((m) => m.verb === Verb.PLAY_TREASURES)) return;
+    if (this.busy || !d || d.sequence === this.autoFor) return;
+    const answer = this.automatic(d);
+    if (!answer) return;
     this.autoFor = d.sequence;
-    this.move(Verb.PLAY_TREASURES);
+    void this.answer(answer);
+  }
+
+  private automatic(d: Decision): AnswerValue | undefined {
+    const k = d.kind;
+    const s = this.settings;
+    if (k.case === "turn") {
+      const moves = k.value.moves;
+      const actions = moves.some((m) => m.verb === Verb.PLAY &&
+        !this.board?.catalog.get(m.card)?.types.includes("Treasure"));
+      if (!s.autoTreasures || actions || !moves.some((m) => m.verb === Verb.PLAY_TREASURES)) {
+        return undefined;
+      }
+      return { case: "move", value: create(MoveSchema, { verb: Verb.PLAY_TREASURES }) };
+    }
+    const cards = (list: string[]) => ({ case: "cards" as const,
+      value: create(CardListSchema, { cards: list }) });
+    if (k.case === "select" && d.purpose === "react" && s.autoMoat &&
+        k.value.cards.length === 1 && k.value.cards[0] === "Moat") return cards(["Moat"]);
+    if (!s.autoForced) return undefined;
+    const one = forcedAnswer(d);
+    if (!one) return undefined;
+    return k.case === "choose" ? { case: "options",
+      value: create(OptionListSchema, { options: one }) }
+      : k.case === "order" ? { case: "order", value: create(CardListSchema, { cards: one }) }
+        : cards(one);
   }
 
   private key(e: KeyboardEvent): void {
@@ -320,6 +351,7 @@ export class Table {
       turn: turnOf(v),
       act: (verb, card) => this.move(verb === "PLAY" ? Verb.PLAY : Verb.BUY, card) });
     this.renderQuestion(v);
+    signalTurn(v.gameOver ? "Game over" : this.decision ? "Your move" : "");
     replace(this.banner, this.connection ? h("p", { class: "banner" }, this.connection) : null);
     this.steady.note(this.root);
     if (v.gameOver && !this.decksAsked) void this.loadDecks();
@@ -356,12 +388,12 @@ export class Table {
   }
 
   private settingsPanel(): HTMLElement {
-    const box = (id: string, label: string, key: "autoTreasures" | "confirmEndTurn") => {
+    const box = (id: string, label: string, key: keyof Settings) => {
       const input = h("input", { type: "checkbox", id, checked: this.settings[key] }) as
         HTMLInputElement;
       input.addEventListener("change", () => {
         this.settings = { ...this.settings, [key]: input.checked };
-        saveSettings(this.settings);
+        saveSettings(this.settings, this.player);
         this.questionKey = "";
         this.render();
       });
@@ -372,7 +404,11 @@ export class Table {
         box("setting-auto-treasures", "Play my Treasures by themselves when I can only buy",
           "autoTreasures"),
         box("setting-confirm-end", "Ask before ending a turn with a Buy and $2 or more left",
-          "confirmEndTurn")));
+          "confirmEndTurn"),
+        box("setting-auto-moat", "Reveal Moat against an Attack without asking", "autoMoat"),
+        box("setting-auto-forced", "Answer a question that has only one answer by itself",
+          "autoForced"),
+        h("p", { class: "small" }, "Kept in this browser for each player.")));
   }
 
   private renderQuestion(v: View): void {
@@ -614,6 +650,44 @@ export function keysPanel(): HTMLElement {
   return h("details", { id: "keys-help" }, h("summary", {}, "Keys"),
     h("div", { class: "popup" }, h("table", {}, h("tbody", {}, KEYS_HELP.map(([k, what]) =>
       h("tr", {}, h("th", { scope: "row" }, k), h("td", {}, what)))))));
+}
+
+/** The tab says when the game waits for you: its title ("● Your move – Dominion") and its
+ * icon (a green dot), so a person in another tab sees it. */
+function signalTurn(what: string): void {
+  const title = what === "Your move" ? "● Your move – Dominion"
+    : what ? `${what} – Dominion` : "Dominion";
+  if (document.title === title) return;
+  document.title = title;
+  const icon = document.querySelector("link[rel=icon]");
+  icon?.setAttribute("href", what === "Your move" ? TURN_ICON : "data:,");
+}
+
+const TURN_ICON = "data:image/svg+xml," + encodeURIComponent(
+  "<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'>" +
+  "<circle cx='8' cy='8' r='7' fill='#1f7a34'/></svg>");
+
+/** The one answer a question allows, if it allows one: every card of the pool (in any order
+ * when the order means nothing) or the same cards whichever are picked (a pool of one name),
+ * every option, the one order of identical cards; else undefined. */
+export function forcedAnswer(d: Decision): string[] | undefined {
+  const k = d.kind;
+  const same = (list: readonly string[]) => list.every((c) => c === list[0]);
+  if (k.case === "select") {
+    const { cards, min, max } = k.value;
+    if (min !== max) return undefined;
+    // All the cards are one answer, unless the order of picking matters (discard, topdeck).
+    if ((min === cards.length && !(d.purpose in ORDER_HINTS)) || same(cards)) {
+      return cards.slice(0, min);
+    }
+    return undefined;
+  }
+  if (k.case === "choose") {
+    const { options, min, max } = k.value;
+    return min === max && min === options.length ? [...options] : undefined;
+  }
+  if (k.case === "order") return same(k.value.cards) ? [...k.value.cards] : undefined;
+  return undefined;
 }
 
 /** Why the game ended, as the rulebook says it: the Province pile is empty, or three Supply
