@@ -1122,6 +1122,7 @@ def test_the_end_says_why_the_game_ended_and_the_replay_jumps_to_a_turn(server, 
     with connect(server.target) as client:
         supply = {name: count for name, count, _ in client.spectate(game.game_id).view().supply}
     reason = page.locator("#end-reason").inner_text()
+    assert page.locator("#log").bounding_box()["height"] <= 900   # it scrolls, in the window
     if supply["Province"] == 0:
         assert reason == "The game ended because the Provinces are gone."
     else:

@@ -437,6 +437,7 @@ export class Table {
     // For tests and tools: what the question is ("turn", "select", "choose", "order"; "wait";
     // "over") and its sequence number.
     this.question.dataset.kind = v.gameOver ? "over" : this.decision?.kind.case ?? "wait";
+    this.question.classList.toggle("live", !v.gameOver);   // the window-high table (CSS)
     this.question.dataset.sequence = String(this.decision?.sequence ?? "");
     this.question.dataset.busy = String(this.busy);
     const k = this.decision?.kind;
