@@ -32,10 +32,25 @@ export class Board {
   readonly log = h("ol", { id: "log", class: "panel", "aria-label": "Log" });
   readonly catalog: Catalog;
   private logCount = 0;
+  private logPinned = true;   // the log shows its newest line (until the reader scrolls up)
+  private logTop = 0;         // where the page last scrolled the log to
   private seatClass = (seat: number) => `p${seat}`;
 
   constructor(cards: readonly Card[]) {
     this.catalog = new Catalog(cards, (name, sheet) => this.showCard(name, sheet));
+    // Pinned to its newest line, also when the log's box changes size (the table's layout
+    // settling, the window resized); a reader who scrolls up unpins it, back down pins it.
+    this.log.addEventListener("scroll", () => {
+      if (Math.abs(this.log.scrollTop - this.logTop) <= 1) return;   // our own scrolling
+      this.logPinned = this.log.scrollTop + this.log.clientHeight >= this.log.scrollHeight - 8;
+    }, { passive: true });
+    new ResizeObserver(() => this.followLog()).observe(this.log);
+  }
+
+  private followLog(): void {
+    if (!this.logPinned) return;
+    this.log.scrollTop = this.log.scrollHeight;
+    this.logTop = this.log.scrollTop;
   }
 
   /** The page: header; the players' areas, the Supply, then the question and your cards
@@ -69,6 +84,7 @@ export class Board {
     replace(this.trash, h("h2", {}, `Trash (${v.trash.length})`),
       v.trash.length ? h("div", { class: "cards" }, countedFaces(this.catalog, v.trash, "trash"))
         : h("p", { class: "small" }, "Empty."));
+    this.followLog();   // the table's new layout may have moved the log's end
     if (focused && (!document.activeElement || document.activeElement === document.body)) {
       const again = document.querySelector(`[data-focus="${CSS.escape(focused)}"]`);
       (again as HTMLElement | null)?.focus({ preventScroll: true });
@@ -172,14 +188,13 @@ export class Board {
 
   /** Append log events not shown yet (a redelivered event is skipped). */
   addEvents(events: readonly Event[]): void {
-    const stick = this.log.scrollTop + this.log.clientHeight >= this.log.scrollHeight - 8;
     for (const event of events) {
       if (Number(event.index) < this.logCount) continue;
       this.logCount = Number(event.index) + 1;
       this.log.append(h("li", { class: `event ${event.kind} ${this.seatClass(event.player)}`,
         "data-index": event.index }, this.catalog.words(event.text)));
     }
-    if (stick) this.log.scrollTop = this.log.scrollHeight;
+    this.followLog();
   }
 
   /** Cut the log back to its first ``length`` events (the replay viewer stepping back). */
