@@ -33,6 +33,8 @@ def test_every_screen_of_a_random_game_fits_80_by_24(players):
         lines = screen(view, d, log)
         assert len(lines) <= HEIGHT - 1, len(lines)
         assert all(len(line) <= WIDTH for line in lines), max(lines, key=len)
+        refused = screen(view, d, log, "Not allowed: " + "a long reason " * 20)
+        assert len(refused) <= HEIGHT - 1, len(refused)   # wrapped only as far as it fits
         text = "\n".join(lines)
         me = view.players[d.player]
         current = view.players[view.current]
@@ -73,9 +75,10 @@ def _run_in_terminal(answers: list, timeout: float = 60.0, record: str = "-") ->
             if not chunk:
                 break
             out += chunk
-            if out.rstrip().endswith(b">") and pending:
+            # The prompt is "> " at the end (an answer typed as '>' echoes "> >" and a newline)
+            if out.endswith(b"> ") and pending:
                 os.write(fd, (pending.pop(0) + "\n").encode())
-            elif out.rstrip().endswith(b">"):
+            elif out.endswith(b"> "):
                 os.write(fd, b"1\n")
     finally:
         try:
@@ -139,7 +142,7 @@ def test_the_real_command_pages_the_log_and_keeps_a_record_dominion_replay_reads
     assert ends[1] == ends[0] - 8 and ends[2] == ends[0], ends
     for s in screens[1:-1]:
         lines = s.rstrip("\n").split("\n")
-        assert len(lines) <= HEIGHT and all(len(line) <= WIDTH for line in lines)
+        assert len(lines) <= HEIGHT and all(len(line) <= WIDTH for line in lines), "\n".join(lines)
     assert "Game over." in text and f"record is in {record}" in " ".join(text.split())
     from dominion_client.cli import main
     assert main(["replay", str(record)]) == 0

@@ -158,21 +158,30 @@ def screen(view: dominion.View, decision: Optional[dominion.Decision], log: list
                   f"{me.deck_size}, discard {me.discard_size})"])[:2]
     if me.looking:
         top.append(_fit(f"Looking at: {dominion.card_list(me.looking)}"))
-    bottom = []
-    if decision is not None:
-        about = f" [{decision.card}]" if decision.card else ""
-        bottom += _wrap(f"{decision.prompt}{about}", 2)
-        if decision.about_cards or decision.about_player is not None:
-            whose = "" if decision.about_player is None else \
-                f" ({view.players[decision.about_player].name})"
-            bottom.append(_fit(f"  about: {dominion.card_list(decision.about_cards) or 'a player'}"
-                               f"{whose}"))
-        bottom += _flow([f"{i}) {label}" for i, label in
-                         enumerate(choices(decision, view.phase), 1)])[:5]
-        bottom += _wrap(message or ("[auto Treasures on] " if auto_treasures else "")
-                        + how_to_answer(decision) + HELP_HINT, 3)
-    elif view.waiting is not None:
-        bottom.append(_fit(view.waiting.text))
+    def question(prompt_lines: int, hint_lines: int) -> list:
+        bottom = []
+        if decision is not None:
+            about = f" [{decision.card}]" if decision.card else ""
+            bottom += _wrap(f"{decision.prompt}{about}", prompt_lines)
+            if decision.about_cards or decision.about_player is not None:
+                whose = "" if decision.about_player is None else \
+                    f" ({view.players[decision.about_player].name})"
+                bottom.append(_fit(f"  about: "
+                                   f"{dominion.card_list(decision.about_cards) or 'a player'}"
+                                   f"{whose}"))
+            bottom += _flow([f"{i}) {label}" for i, label in
+                             enumerate(choices(decision, view.phase), 1)])[:5]
+            bottom += _wrap(message or ("[auto Treasures on] " if auto_treasures else "")
+                            + how_to_answer(decision) + HELP_HINT, hint_lines)
+        elif view.waiting is not None:
+            bottom.append(_fit(view.waiting.text))
+        return bottom
+
+    # The question and the hint wrap onto the lines the screen has left (cut when none are).
+    for lines in ((2, 3), (2, 2), (1, 2), (1, 1)):
+        bottom = question(*lines)
+        if len(top) + len(bottom) + 2 <= HEIGHT - 1:
+            break
     room = HEIGHT - 1 - len(top) - len(bottom) - 2
     end = max(0, len(log) - back) if room > 0 else 0
     shown = log[max(0, end - room):end] if room > 0 else []
