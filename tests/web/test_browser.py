@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from dominion_client.client import connect
+from dominion_proto import dominion_pb2 as pb
 from dominion_service.local import LocalServer
 from dominion_service import SqliteStorage
 
@@ -1316,3 +1317,29 @@ def test_the_lobby_hides_abandoned_games_but_not_the_ones_this_browser_holds(ser
     expect(page.locator("#games tr[data-game]")).to_have_count(1)
     expect(page.locator("#games a.seat")).to_have_count(1)
     expect(page.locator("#abandoned")).to_contain_text("2 abandoned games")
+
+
+def test_the_lobby_hides_a_game_the_server_ended_as_abandoned(browser):
+    """A server that ends a game after 0.4 s without an answer: its game waiting for a person
+    is ended as abandoned and the lobby no longer lists it; a game the bots finished stays."""
+    from dominion_service import ServiceOptions
+    options = ServiceOptions(abandon_after=0.4)
+    with LocalServer(SqliteStorage(":memory:"), web_port=0, options=options) as server:
+        with connect(server.target) as client:
+            done = client.create_game(["Ann", "Bob"], bots={0: "big-money", 1: "big-money"},
+                                      kingdom="First Game")
+            left = client.create_game(["Ann", "Bob"], bots={1: "big-money"},
+                                      kingdom="First Game")
+            deadline = time.monotonic() + 10
+            while not any(g.game_id == left.game_id and g.abandoned for g in
+                          client.stub.ListGames(pb.ListGamesRequest(include_finished=True))
+                          .games):
+                assert time.monotonic() < deadline, "the server never ended the game"
+                time.sleep(0.1)
+        context = browser.new_context()
+        page = context.new_page()
+        page.goto(server.web_url)
+        expect(page.locator(f"#games tr[data-game='{done.game_id}']")).to_have_count(1)
+        expect(page.locator(f"#games tr[data-game='{left.game_id}']")).to_have_count(0)
+        expect(page.locator("#abandoned")).to_contain_text("1 abandoned game")
+        context.close()

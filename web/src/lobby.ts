@@ -211,10 +211,11 @@ async function listGames(table: HTMLElement): Promise<void> {
     return;
   }
   const mine = heldSeats();
-  // Abandoned: unfinished and started more than a day ago, unless this browser holds a seat.
+  // Abandoned: ended by the server for want of answers (the replay viewer refuses it),
+  // or unfinished and started more than a day ago, unless this browser holds a seat of it.
   const now = Date.now() / 1000;
-  const hidden = games.filter((g) => !g.gameOver && now - g.created > ABANDONED_AFTER_S &&
-    !mine.some((s) => s.gameId === g.gameId));
+  const hidden = games.filter((g) => g.abandoned || (!g.gameOver &&
+    now - g.created > ABANDONED_AFTER_S && !mine.some((s) => s.gameId === g.gameId)));
   games = games.filter((g) => !hidden.includes(g));
   if (!games.length) {
     replace(table, hidden.length ? "No games to join or watch (abandoned ones are not listed)."
@@ -238,6 +239,6 @@ async function listGames(table: HTMLElement): Promise<void> {
             class: "replay" }, "replay")] : null));
     })),
   hidden.length ? h("p", { class: "small", id: "abandoned" }, `${hidden.length} abandoned ` +
-    `game${hidden.length > 1 ? "s" : ""} (unfinished, started more than a day ago) not listed.`)
-    : null);
+    `game${hidden.length > 1 ? "s" : ""} (ended unfinished by the server, or unfinished and ` +
+    "started more than a day ago) not listed.") : null);
 }
