@@ -1078,16 +1078,20 @@ SHOWN = """els => els.map(e => {
 })"""
 
 
-@pytest.mark.parametrize("size", [(1366, 768), (1920, 1080)], ids=["1366x768", "1920x1080"])
+@pytest.mark.parametrize("size,seats", [((1366, 768), 4), ((1366, 768), 6),
+                                        ((1920, 1080), 4)],
+                         ids=["1366x768", "1366x768-6p", "1920x1080"])
 def test_the_whole_table_fits_the_window_and_reading_a_card_moves_nothing(
-        server, browser, size):
-    """Four players, a dozen turns in: the players, every pile's cost and count, the question,
-    your hand and the newest log line are in the window, uncovered, with nothing to scroll; and
-    pointing at every card on the table (the panel shows each) shifts no layout."""
+        server, browser, size, seats):
+    """Four (or six) players, a dozen turns in, the page reloaded: the players, every pile's
+    cost and count, the question, your hand and the newest log line are in the window,
+    uncovered, with nothing to scroll; and pointing at every card on the table (the panel
+    shows each) shifts no layout."""
     width, height = size
+    bots = ["big-money", "militia-big-money", "smithy-big-money", "big-money", "big-money"]
     ctx, page, game, errors = seat_page(
-        browser, server, seed=7, names=("Ann", "Bob", "Cid", "Dee"),
-        bots={1: "big-money", 2: "militia-big-money", 3: "smithy-big-money"},
+        browser, server, seed=7, names=("Ann", "Bob", "Cid", "Dee", "Eve", "Fay")[:seats],
+        bots={i: bots[i - 1] for i in range(1, seats)},
         kingdom=["Masquerade", "Courtyard", "Conspirator", "Laboratory", "Throne Room",
                  "Militia", "Moat", "Library", "Wishing Well", "Witch"],
         viewport={"width": width, "height": height})
@@ -1106,7 +1110,7 @@ def test_the_whole_table_fits_the_window_and_reading_a_card_moves_nothing(
         parts = page.locator("#players .seat, #supply .pile .c-cost, #supply .pile .c-count, "
                              "#question, #hand .card, #log li:last-child")
         shown = parts.evaluate_all(SHOWN)
-        assert len(shown) >= 4 + 17 * 2 + 2
+        assert len(shown) >= seats + 17 * 2 + 2
         assert all(s["inside"] and s["seen"] for s in shown), \
             [s for s in shown if not (s["inside"] and s["seen"])]
         log = page.locator("#log").bounding_box()   # the newest line, not scrolled away
