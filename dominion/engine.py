@@ -983,6 +983,16 @@ def reactions_available(w, player: int) -> tuple:
     return tuple(out)
 
 
+def reaction_prompt(attacker: str, attack: str, pool: tuple) -> str:
+    """The question as a player would put it: "Reveal Moat against Bob's Militia?", "Bob
+    played Militia: reveal Diplomat or Moat?"."""
+    if len(pool) == 1:
+        return f"Reveal {pool[0]} against {attacker}'s {attack}?"
+    if not pool:
+        return f"{attacker} played {attack}: you have no Reaction to reveal"
+    return f"{attacker} played {attack}: reveal {' or '.join(pool)}?"
+
+
 @continuation
 def reaction_window(w: Work, victim: int, attacker: int, attack: str) -> None:
     """Offer ``victim`` to reveal one Reaction; after it resolves, offer again (rulebook:
@@ -991,8 +1001,8 @@ def reaction_window(w: Work, victim: int, attacker: int, attack: str) -> None:
     player is asked, also one holding no Reaction."""
     pool = reactions_available(w, victim)
     if pool or w.config.always_ask:
-        ask_select(w, victim, f"{attack} was played: you may reveal a Reaction", attack, "react",
-                   pool, 0, 1, _reaction_answer, victim, attacker, attack,
+        ask_select(w, victim, reaction_prompt(w.config.players[attacker], attack, pool), attack,
+                   "react", pool, 0, 1, _reaction_answer, victim, attacker, attack,
                    about_player=attacker, from_hand=True)
 
 

@@ -113,7 +113,7 @@ def _masquerade(w: Work, p, uid):
 def _masquerade_ask(w: Work, p, passers, chosen):
     seat = passers[len(chosen)]
     receiver = passers[(len(chosen) + 1) % len(passers)]
-    ask_select(w, seat, f"Masquerade: choose a card to pass to {w.config.players[receiver]}",
+    ask_select(w, seat, f"Masquerade: pass a card to {w.config.players[receiver]}",
                "Masquerade", "pass", distinct(w.players[seat].hand), 1, 1, _masquerade_chosen, p,
                passers, chosen, about_player=receiver)
 
@@ -683,7 +683,9 @@ def _courtier_reveal(w: Work, chosen, p):
         return
     log(w, "reveal", p, chosen)
     k = len(CARDS[chosen[0]].types)
-    ask_choose(w, p, f"Courtier: {chosen[0]} has {k} type(s): choose {k} different option(s)",
+    types = " and ".join(CARDS[chosen[0]].types)
+    ask_choose(w, p, f"Courtier: {chosen[0]} is {types}: choose "
+               f"{'one option' if k == 1 else f'{k} different options'}",
                "Courtier", "choose", COURTIER_OPTIONS, k, k, _courtier_choice, p,
                about_cards=chosen)
 

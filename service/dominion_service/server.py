@@ -521,13 +521,14 @@ def _summary(g) -> pb.GameSummary:
     if isinstance(g, FinishedGame):
         return pb.GameSummary(game_id=g.game_id, players=g.players, bots=g.bots,
                               kingdom=g.kingdom, game_over=True, turn=g.turn,
-                              sequence=g.answer_count, created=g.created)
+                              sequence=g.answer_count, created=g.created,
+                              abandoned=g.abandoned)
     state = g.state
     decision = dominion.pending(state)
     summary = pb.GameSummary(game_id=g.id, players=state.config.players, bots=g.bot_names,
                              kingdom=state.config.kingdom, game_over=decision is None,
                              turn=state.turn, sequence=dominion.decision_number(state),
-                             created=g.created)
+                             created=g.created, abandoned=g.abandoned)
     if decision is not None:
         summary.waiting_for = decision.player
     return summary

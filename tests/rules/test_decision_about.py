@@ -86,3 +86,30 @@ def test_a_question_about_nothing_else_leaves_the_fields_empty():
     s = play(at("Chapel", hands=[["Chapel", "Copper", "Estate"]]), "Chapel")
     d = asked(s, SELECT, 0, "trash")
     assert (d.about_cards, d.about_player) == ((), None)
+
+
+# --- the prompt in a player's words (issue 33): the name, the card, no "(s)" -------------------
+
+def test_the_reaction_prompt_names_the_reaction_and_whose_attack_it_answers():
+    s = at("Militia", "Moat", hands=[["Militia"], ["Moat", "Estate", "Copper", "Copper"]])
+    assert asked(play(s, "Militia"), SELECT, 1, "react").prompt == \
+        "Reveal Moat against Player 1's Militia?"
+    s = at("Militia", "Moat", "Diplomat", hands=[["Militia"], ["Moat", "Diplomat", "Estate",
+                                                                "Copper", "Copper"]])
+    assert asked(play(s, "Militia"), SELECT, 1, "react").prompt == \
+        "Player 1 played Militia: reveal Diplomat or Moat?"
+
+
+def test_masquerade_says_to_whom_a_card_is_passed():
+    s = at("Masquerade", players=3, hands=[["Masquerade", "Estate"], ["Gold"], ["Silver"]],
+           decks=[["Curse", "Copper"]])
+    assert asked(play(s, "Masquerade"), SELECT, 0, "pass").prompt == \
+        "Masquerade: pass a card to Player 2"
+
+
+def test_courtier_names_the_revealed_cards_types_and_how_many_options():
+    s = play(at("Courtier", hands=[["Courtier", "Duchy"]]), "Courtier")   # revealed unasked
+    assert asked(s, CHOOSE, 0, "choose").prompt == "Courtier: Duchy is Victory: choose one option"
+    s = play(at("Courtier", "Nobles", hands=[["Courtier", "Nobles"]]), "Courtier")
+    assert asked(s, CHOOSE, 0, "choose").prompt == \
+        "Courtier: Nobles is Action and Victory: choose 2 different options"

@@ -59,25 +59,38 @@ export function inWords(error: unknown): { text: string; connection: boolean } {
 
 export { ConnectError, Code };
 
-/** The page's settings, kept in this browser. */
+/** The page's settings, kept in this browser for each player (by the seat's name, so two
+ * people sharing a browser keep theirs), with the browser's last choices as the default. */
 export interface Settings {
   autoTreasures: boolean;     // play all Treasures when the Buy phase starts
   confirmEndTurn: boolean;    // ask before ending a turn with a Buy and $2 or more left
+  autoMoat: boolean;          // reveal Moat against an Attack without asking
+  autoForced: boolean;        // answer a question that has only one answer without asking
 }
 
 const SETTINGS = "dominion.settings";
 
-export function settings(): Settings {
-  const fallback: Settings = { autoTreasures: true, confirmEndTurn: true };
+function read(key: string): Partial<Settings> {
   try {
-    return { ...fallback, ...JSON.parse(window.localStorage.getItem(SETTINGS) || "{}") };
+    const value = JSON.parse(window.localStorage.getItem(key) || "{}");
+    return value && typeof value === "object" ? value : {};
   } catch {
-    return fallback;
+    return {};
   }
 }
 
-export function saveSettings(value: Settings): void {
+export function settings(player?: string): Settings {
+  const fallback: Settings = { autoTreasures: true, confirmEndTurn: true, autoMoat: false,
+    autoForced: false };
+  return { ...fallback, ...read(SETTINGS),
+    ...(player === undefined ? {} : read(`${SETTINGS}.${player}`)) };
+}
+
+export function saveSettings(value: Settings, player?: string): void {
   window.localStorage.setItem(SETTINGS, JSON.stringify(value));
+  if (player !== undefined) {
+    window.localStorage.setItem(`${SETTINGS}.${player}`, JSON.stringify(value));
+  }
 }
 
 /** A seat this browser holds: its token is the key to it (kept in localStorage, and in the

@@ -11,8 +11,11 @@ const PILE_GROUPS: [string, string][] = [["Treasure", "Treasures"], ["Victory", 
   ["Curse", "Curses"]];
 
 export interface Marks {
-  buyable?: Set<string>;   // Supply piles the pending decision can buy (drawn, never clicked)
-  playable?: Set<string>;  // hand cards it can play
+  buyable?: Set<string>;   // Supply piles the pending decision can buy (a click buys)
+  playable?: Set<string>;  // hand cards it can play (a click plays)
+  act?: (verb: "PLAY" | "BUY", card: string) => void;   // the live table's answer
+  keys?: Map<string, string>;   // "BUY:Silver" -> the key that does it
+  turn?: string;                // which turn it is (the guard's ids name it)
   watching?: boolean;      // a replay: the viewer's seat is someone else's, not "your"
 }
 
@@ -24,15 +27,30 @@ export class Board {
   readonly mine = h("section", { id: "mine", class: "panel", "aria-label": "Your cards" });
   readonly cardText = h("aside", { id: "card-text", class: "panel", "aria-label": "Card",
     "aria-live": "polite" }, h("p", { class: "small" },
-    "Point at a card, tap it or move to it with Tab to read it here. Reading a card never " +
-    "plays or buys it."));
+    "Point at a card, press and hold it, or move to it with Tab to read it here: reading " +
+    "never plays or buys. A click on a ringed card plays it, on a ringed pile buys it."));
   readonly log = h("ol", { id: "log", class: "panel", "aria-label": "Log" });
   readonly catalog: Catalog;
   private logCount = 0;
+  private logPinned = true;   // the log shows its newest line (until the reader scrolls up)
+  private logTop = 0;         // where the page last scrolled the log to
   private seatClass = (seat: number) => `p${seat}`;
 
   constructor(cards: readonly Card[]) {
-    this.catalog = new Catalog(cards, (name) => this.showCard(name));
+    this.catalog = new Catalog(cards, (name, sheet) => this.showCard(name, sheet));
+    // Pinned to its newest line, also when the log's box changes size (the table's layout
+    // settling, the window resized); a reader who scrolls up unpins it, back down pins it.
+    this.log.addEventListener("scroll", () => {
+      if (Math.abs(this.log.scrollTop - this.logTop) <= 1) return;   // our own scrolling
+      this.logPinned = this.log.scrollTop + this.log.clientHeight >= this.log.scrollHeight - 8;
+    }, { passive: true });
+    new ResizeObserver(() => this.followLog()).observe(this.log);
+  }
+
+  private followLog(): void {
+    if (!this.logPinned) return;
+    this.log.scrollTop = this.log.scrollHeight;
+    this.logTop = this.log.scrollTop;
   }
 
   /** The page: header; the players' areas, the Supply, then the question and your cards
@@ -48,11 +66,12 @@ export class Board {
             h("h2", {}, "Log"), this.log))));
   }
 
-  /** The card's face in the card panel; ``open``: also as a sheet on a phone's screen (not
-   * for a card being picked, whose Confirm the sheet would cover). */
-  showCard(name: string, open = true): void {
+  /** The card's face in the card panel. ``sheet``: also as a sheet over a phone's screen
+   * ("open"), not (a card being picked, whose Confirm the sheet would cover: "close"), or as
+   * it is ("keep": a card that acts, read by pointing or focus; its long press opens). */
+  showCard(name: string, sheet: "open" | "close" | "keep" = "open"): void {
     this.catalog.drawBig(this.cardText, name, () => this.cardText.classList.remove("open"));
-    this.cardText.classList.toggle("open", open);
+    if (sheet !== "keep") this.cardText.classList.toggle("open", sheet === "open");
   }
 
   /** Everything but the question, keeping the keyboard's place: the element that had focus
@@ -65,6 +84,7 @@ export class Board {
     replace(this.trash, h("h2", {}, `Trash (${v.trash.length})`),
       v.trash.length ? h("div", { class: "cards" }, countedFaces(this.catalog, v.trash, "trash"))
         : h("p", { class: "small" }, "Empty."));
+    this.followLog();   // the table's new layout may have moved the log's end
     if (focused && (!document.activeElement || document.activeElement === document.body)) {
       const again = document.querySelector(`[data-focus="${CSS.escape(focused)}"]`);
       (again as HTMLElement | null)?.focus({ preventScroll: true });
@@ -78,6 +98,7 @@ export class Board {
       const buyable = marks.buyable?.has(name) ?? false;
       return this.catalog.face(name, "pile", { count: p?.count ?? 0, cost: p?.cost,
         focus: `supply:${name}`, note: buyable ? "can buy" : undefined,
+        act: this.act(marks, buyable, "BUY", name),
         extra: `pile${buyable ? " buyable" : ""}${p?.count ? "" : " empty"}` });
     };
     const byCost = (a: string, b: string) => {
@@ -121,41 +142,59 @@ export class Board {
       h("span", {}, `Discard ${p.discardSize}`),
       p.discardTop ? this.catalog.face(p.discardTop, "chip",
         { focus: `discard:${p.seat}`, note: "on top" }) : null),
-    p.inPlay.length ? h("div", { class: "zone in-play" }, h("span", { class: "small" },
-      "In play: "), countedFaces(this.catalog, p.inPlay, `play:${p.seat}`)) : null,
-    p.aside.length ? h("div", { class: "zone aside" }, h("span", { class: "small" },
-      "Set aside: "), countedFaces(this.catalog, p.aside, `aside:${p.seat}`)) : null);
+    // One line, there whether empty or not: a card played moves nothing on the table.
+    h("div", { class: "zone in-play" }, h("span", { class: "small" }, "In play: "),
+      p.inPlay.length ? countedFaces(this.catalog, p.inPlay, `play:${p.seat}`)
+        : h("span", { class: "small" }, "nothing"),
+      p.aside.length ? [h("span", { class: "small aside" }, " Set aside: "),
+        countedFaces(this.catalog, p.aside, `aside:${p.seat}`)] : null));
   }
 
   private renderMine(v: View, marks: Marks): void {
     const me = v.viewer === undefined ? undefined : v.players[v.viewer];
     const current = v.players[v.current];
+    // The in-play row is there from the turn's start (empty), so playing a card moves
+    // neither the question nor the hand.
     replace(this.mine,
-      current && current.inPlay.length && !v.gameOver
+      current && !v.gameOver
         ? h("div", { id: "in-play" }, h("h2", {},
           current.seat === v.viewer ? "In play" : `In play (${current.name})`),
-        h("div", { class: "cards" }, countedFaces(this.catalog, current.inPlay, "inplay")))
+        h("div", { class: "cards" }, current.inPlay.length
+          ? countedFaces(this.catalog, current.inPlay, "inplay")
+          : h("p", { class: "small" }, "Nothing yet.")))
         : null,
       me ? h("div", { id: "hand" }, h("h2", {},
         `${marks.watching ? `${me.name}'s` : "Your"} hand (${me.hand.length})`),
         h("div", { class: "cards" }, me.hand.map((c, i) => this.catalog.face(c, "hand", {
           focus: `hand:${i}`, extra: marks.playable?.has(c) ? "playable" : "",
-          note: marks.playable?.has(c) ? "can play" : undefined })))) : null,
+          note: marks.playable?.has(c) ? "can play" : undefined,
+          act: this.act(marks, marks.playable?.has(c) ?? false, "PLAY", c, i,
+            me.hand.indexOf(c) === i) })))) : null,
       me && me.looking.length ? h("div", { id: "looking" }, h("h2", {}, "You are looking at"),
         h("div", { class: "cards" }, me.looking.map((c, i) => this.catalog.face(c, "hand",
           { focus: `looking:${i}` })))) : null);
   }
 
+  /** What a card does when clicked, when it can act: its guard's id names the move and, in
+   * a hand, the place ("PLAY:Village@2": another card slid there is another control); the
+   * key goes on the first card of a name. */
+  private act(marks: Marks, can: boolean, verb: "PLAY" | "BUY", card: string, at?: number,
+    first = true): { id: string; verb: string; run: () => void; key?: string } | undefined {
+    const act = marks.act;
+    if (!can || !act) return undefined;
+    return { id: `${marks.turn ?? ""}:${verb}:${card}${at === undefined ? "" : `@${at}`}`, verb,
+      run: () => act(verb, card), key: first ? marks.keys?.get(`${verb}:${card}`) : undefined };
+  }
+
   /** Append log events not shown yet (a redelivered event is skipped). */
   addEvents(events: readonly Event[]): void {
-    const stick = this.log.scrollTop + this.log.clientHeight >= this.log.scrollHeight - 8;
     for (const event of events) {
       if (Number(event.index) < this.logCount) continue;
       this.logCount = Number(event.index) + 1;
       this.log.append(h("li", { class: `event ${event.kind} ${this.seatClass(event.player)}`,
         "data-index": event.index }, this.catalog.words(event.text)));
     }
-    if (stick) this.log.scrollTop = this.log.scrollHeight;
+    this.followLog();
   }
 
   /** Cut the log back to its first ``length`` events (the replay viewer stepping back). */

@@ -42,3 +42,13 @@ export function counted(cards: readonly string[]): string {
   for (const c of cards) counts.set(c, (counts.get(c) || 0) + 1);
   return [...counts].map(([c, n]) => (n > 1 ? `${n} × ${c}` : c)).join(", ");
 }
+
+/** A control with its key: shown as a badge (hidden from screen readers, which read
+ * aria-keyshortcuts instead). */
+export function withKey(el: HTMLElement, key?: string): HTMLElement {
+  if (!key) return el;
+  el.dataset.key = key;
+  el.setAttribute("aria-keyshortcuts", key);
+  el.prepend(h("kbd", { "aria-hidden": "true" }, key));
+  return el;
+}

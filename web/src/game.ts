@@ -1,12 +1,15 @@
 // The game screen: one seat's table (or a spectator's), kept current by the event stream.
 // Everything shown comes from the server's View and the engine's log lines; the page decides
-// only how an answer is put together before it is sent. Reading never acts: cards only show
-// their face; every action is a control in the question panel that names it ("Buy Gold $6"),
-// reachable by a key (see KEYS_HELP).
+// only how an answer is put together before it is sent. A ringed card in your hand is played
+// by a click (or its key), a ringed pile bought; the question panel holds the rest ("Play all
+// Treasures", "End turn", a card's question). Reading never acts: pointing at a card, pressing
+// and holding it, or moving to it with Tab shows its face. No stray moves: a click on a
+// control that just appeared under a still pointer is held (steady.ts).
 import { create, toJsonString } from "@bufbuild/protobuf";
-import { client, inWords, saveSettings, seatHeaders, settings } from "./api";
+import { client, inWords, saveSettings, seatHeaders, settings, type Settings } from "./api";
 import { Board, countedFaces } from "./board";
-import { counted, h, replace } from "./dom";
+import { Steady } from "./steady";
+import { counted, h, replace, withKey } from "./dom";
 import {
   CardListSchema, GetRecordResponseSchema, MoveSchema, OptionListSchema, Phase, Verb,
   type Answer, type Decision, type Event, type FinalDeck, type Move, type PublicDecision,
@@ -14,6 +17,8 @@ import {
 } from "./gen/dominion/v1/dominion_pb";
 
 const RETRY_MS = 1000;
+// The select purposes whose cards come from the Supply to be gained: shown with their costs.
+const GAIN_PURPOSES = ["gain", "give"];
 // The purposes whose select answers keep their order (the engine's ORDERED_PURPOSES), and what
 // the order means.
 const ORDER_HINTS: Record<string, string> = {
@@ -23,14 +28,15 @@ const ORDER_HINTS: Record<string, string> = {
 // Keys that choose the question's controls in order (t, e, c, y and n have their own jobs).
 const CHOICE_KEYS = "1234567890abdfghijklmopqrsuvwxz";
 export const KEYS_HELP: [string, string][] = [
-  ["1 … 9, 0, a, b, …", "the control marked with that key: play, buy, pick a card, choose"],
+  ["1 … 9, 0, a, b, …", "the card or control marked with that key: play the card, buy " +
+    "the pile, pick a card, choose"],
   ["t", "play all Treasures"], ["e", "end the phase (the Action phase, or your turn)"],
   ["c", "confirm the cards or options picked"],
   ["y / n", "end the turn anyway / keep it, when the page asks"],
   ["Tab", "move between controls and cards (a card's text shows when it has focus)"],
   ["Esc", "close the card panel"], ["?", "show or hide this list"],
 ];
-const NEVER = BigInt(Number.MAX_SAFE_INTEGER);
+export const NEVER = BigInt(Number.MAX_SAFE_INTEGER);   // a log index no game reaches
 
 type AnswerValue = Answer["value"];
 
@@ -48,7 +54,7 @@ export class Table {
   private ordering: string[] = [];        // order: the cards, top first
   private shapedFor = -1n;                // the decision the three above belong to
   private confirmingEnd = false;          // "end the turn with $ left?" is being asked
-  private autoFor = -1n;                  // the decision Treasures were auto-played on
+  private autoFor = -1n;                  // the decision last answered by itself
   private questionKey = "";               // what the question panel shows now
   private floor = 0n;                     // the newest decision number seen: older views are
                                           // stale
@@ -61,6 +67,7 @@ export class Table {
   private settings = settings();
   private abort = new AbortController();
   private board?: Board;
+  private readonly steady = new Steady();
 
   private readonly statusLine = h("span", { id: "status-line" });
   private readonly banner = h("div", { id: "connection", role: "status" });
@@ -81,6 +88,7 @@ export class Table {
         this.settingsPanel(), keysPanel());
       this.addEvents(view?.log ?? []);
       this.setView(view);
+      this.settings = settings(this.player);
     } catch (e) {
       replace(this.root, h("p", { class: "error", role: "alert" }, inWords(e).text),
         h("a", { href: "#/" }, "Back to the lobby"));
@@ -94,6 +102,8 @@ export class Table {
   stop(): void {
     this.stopped = true;
     this.abort.abort();
+    this.steady.stop();
+    signalTurn("");
     document.removeEventListener("keydown", this.onKey);
   }
 
@@ -247,18 +257,47 @@ export class Table {
     this.move(Verb.END_PHASE);
   }
 
-  /** Play all Treasures by itself when that is all the turn can do before buying (a
-   * setting, on by default: no Treasure of these sets asks a question when played). */
+  /** The seat's player, whose settings these are (a spectator's: the browser's). */
+  private get player(): string | undefined {
+    return this.view?.viewer === undefined ? undefined : this.name(this.view.viewer);
+  }
+
+  /** Answer by itself what the settings say (Dominion Online's autoplay), once a decision:
+   * play all Treasures when that is all the turn can do before buying (on by default: no
+   * Treasure of these sets asks a question when played); reveal Moat when it is the one
+   * Reaction offered; answer a question that has a single answer. */
   private autoPlay(): void {
     const d = this.decision;
-    if (!this.settings.autoTreasures || this.busy || d?.kind.case !== "turn" ||
-        d.sequence === this.autoFor) return;
-    const moves = d.kind.value.moves;
-    const actions = moves.some((m) => m.verb === Verb.PLAY &&
-      !this.board?.catalog.get(m.card)?.types.includes("Treasure"));
-    if (actions || !moves.some((m) => m.verb === Verb.PLAY_TREASURES)) return;
+    if (this.busy || !d || d.sequence === this.autoFor) return;
+    const answer = this.automatic(d);
+    if (!answer) return;
     this.autoFor = d.sequence;
-    this.move(Verb.PLAY_TREASURES);
+    void this.answer(answer);
+  }
+
+  private automatic(d: Decision): AnswerValue | undefined {
+    const k = d.kind;
+    const s = this.settings;
+    if (k.case === "turn") {
+      const moves = k.value.moves;
+      const actions = moves.some((m) => m.verb === Verb.PLAY &&
+        !this.board?.catalog.get(m.card)?.types.includes("Treasure"));
+      if (!s.autoTreasures || actions || !moves.some((m) => m.verb === Verb.PLAY_TREASURES)) {
+        return undefined;
+      }
+      return { case: "move", value: create(MoveSchema, { verb: Verb.PLAY_TREASURES }) };
+    }
+    const cards = (list: string[]) => ({ case: "cards" as const,
+      value: create(CardListSchema, { cards: list }) });
+    if (k.case === "select" && d.purpose === "react" && s.autoMoat &&
+        k.value.cards.length === 1 && k.value.cards[0] === "Moat") return cards(["Moat"]);
+    if (!s.autoForced) return undefined;
+    const one = forcedAnswer(d);
+    if (!one) return undefined;
+    return k.case === "choose" ? { case: "options",
+      value: create(OptionListSchema, { options: one }) }
+      : k.case === "order" ? { case: "order", value: create(CardListSchema, { cards: one }) }
+        : cards(one);
   }
 
   private key(e: KeyboardEvent): void {
@@ -279,7 +318,7 @@ export class Table {
       }
       return;
     }
-    const control = this.question.querySelector(
+    const control = this.root.querySelector(
       `[data-key="${CSS.escape(e.key.toLowerCase())}"]:not([disabled])`) as HTMLElement | null;
     if (control) {
       e.preventDefault();
@@ -306,10 +345,28 @@ export class Table {
     if (!v || !this.board) return;
     this.autoPlay();
     this.renderStatus(v);
-    this.board.render(v, { buyable: this.movesFor(Verb.BUY), playable: this.movesFor(Verb.PLAY) });
+    const playable = this.movesFor(Verb.PLAY);
+    const buyable = this.movesFor(Verb.BUY);
+    this.board.render(v, { buyable, playable, keys: this.cardKeys(v, playable, buyable),
+      turn: turnOf(v),
+      act: (verb, card) => this.move(verb === "PLAY" ? Verb.PLAY : Verb.BUY, card) });
     this.renderQuestion(v);
+    signalTurn(v.gameOver ? "Game over" : this.decision ? "Your move" : "");
     replace(this.banner, this.connection ? h("p", { class: "banner" }, this.connection) : null);
+    this.steady.note(this.root);
     if (v.gameOver && !this.decksAsked) void this.loadDecks();
+  }
+
+  /** The keys of the cards that act: the hand's playable cards in hand order, then the piles
+   * that can be bought, dearest first (the question's own controls have t, e, c, y, n). */
+  private cardKeys(v: View, playable: Set<string>, buyable: Set<string>): Map<string, string> {
+    const hand = v.viewer === undefined ? [] : v.players[v.viewer]?.hand ?? [];
+    const cost = (name: string) => v.supply.find((p) => p.name === name)?.cost ?? 0;
+    const acts = [...new Set(hand.filter((c) => playable.has(c)))].map((c) => `PLAY:${c}`)
+      .concat([...buyable].sort((a, b) => cost(b) - cost(a) || a.localeCompare(b))
+        .map((c) => `BUY:${c}`));
+    return new Map(acts.flatMap((act, i) => (i < CHOICE_KEYS.length ? [[act, CHOICE_KEYS[i]]]
+      : [])));
   }
 
   private renderStatus(v: View): void {
@@ -331,12 +388,12 @@ export class Table {
   }
 
   private settingsPanel(): HTMLElement {
-    const box = (id: string, label: string, key: "autoTreasures" | "confirmEndTurn") => {
+    const box = (id: string, label: string, key: keyof Settings) => {
       const input = h("input", { type: "checkbox", id, checked: this.settings[key] }) as
         HTMLInputElement;
       input.addEventListener("change", () => {
         this.settings = { ...this.settings, [key]: input.checked };
-        saveSettings(this.settings);
+        saveSettings(this.settings, this.player);
         this.questionKey = "";
         this.render();
       });
@@ -347,7 +404,11 @@ export class Table {
         box("setting-auto-treasures", "Play my Treasures by themselves when I can only buy",
           "autoTreasures"),
         box("setting-confirm-end", "Ask before ending a turn with a Buy and $2 or more left",
-          "confirmEndTurn")));
+          "confirmEndTurn"),
+        box("setting-auto-moat", "Reveal Moat against an Attack without asking", "autoMoat"),
+        box("setting-auto-forced", "Answer a question that has only one answer by itself",
+          "autoForced"),
+        h("p", { class: "small" }, "Kept in this browser for each player.")));
   }
 
   private renderQuestion(v: View): void {
@@ -376,6 +437,7 @@ export class Table {
     // For tests and tools: what the question is ("turn", "select", "choose", "order"; "wait";
     // "over") and its sequence number.
     this.question.dataset.kind = v.gameOver ? "over" : this.decision?.kind.case ?? "wait";
+    this.question.classList.toggle("live", !v.gameOver);   // the window-high table (CSS)
     this.question.dataset.sequence = String(this.decision?.sequence ?? "");
     this.question.dataset.busy = String(this.busy);
     const k = this.decision?.kind;
@@ -400,6 +462,7 @@ export class Table {
       (v.viewer === undefined ? "" : `?seat=${v.viewer}`);
     return h("div", { id: "game-over" }, h("h2", {}, "Game over"),
       h("p", { id: "winners" }, `${winners} ${v.winners.length > 1 ? "share the win" : "wins"}.`),
+      h("p", { id: "end-reason" }, endReason(v)),
       scoreTable(this.board!, v, order.map((p) => p.seat), this.decks),
       h("a", { href: replay, class: "primary", id: "watch-replay" }, "Watch the replay"),
       h("button", { type: "button", id: "download-record",
@@ -434,10 +497,11 @@ export class Table {
   }
 
   private decisionControls(d: Decision): HTMLElement[] {
-    const about = [
-      d.aboutPlayer !== undefined ? `about ${this.name(d.aboutPlayer)}` : "",
-      d.aboutCards.length ? `(${counted(d.aboutCards)})` : "",
-    ].filter(Boolean).join(" ");
+    // Whose and which cards, unless the prompt already says: "Discard or keep? (Bob: Gold)".
+    const whom = d.aboutPlayer !== undefined && !d.prompt.includes(this.name(d.aboutPlayer))
+      ? this.name(d.aboutPlayer) : "";
+    const which = d.aboutCards.length ? counted(d.aboutCards) : "";
+    const about = whom || which ? `(${[whom, which].filter(Boolean).join(": ")})` : "";
     const said = d.card && !d.prompt.includes(d.card) ? `${d.card}: ${d.prompt}` : d.prompt;
     const head = h("p", { id: "prompt" }, said, about ? ` ${about}` : "");
     const disabled = this.busy;
@@ -451,54 +515,63 @@ export class Table {
             `${v.buys > 1 ? "s" : ""} left. End your turn without buying?`),
           h("div", { class: "moves" },
             withKey(h("button", { type: "button", id: "confirm-end", class: "primary",
-              "data-focus": "q:confirm-end", onclick: () => this.move(Verb.END_PHASE) },
+              "data-focus": "q:confirm-end", "data-act": `confirm-end:${d.sequence}`,
+              onclick: () => this.move(Verb.END_PHASE) },
             "End my turn"), "y"),
             withKey(h("button", { type: "button", id: "cancel-end", "data-focus": "q:cancel-end",
+              "data-act": `cancel-end:${d.sequence}`,
               onclick: () => { this.confirmingEnd = false; this.render(); } }, "Keep buying"),
             "n"))];
         }
         const moves = [...d.kind.value.moves];
-        const cost = (m: Move) => this.view?.supply.find((p) => p.name === m.card)?.cost ?? 0;
         const group = (verb: Verb) => moves.filter((m) => m.verb === verb);
-        const buys = group(Verb.BUY).sort((a, b) => cost(b) - cost(a) ||
-          a.card.localeCompare(b.card));
-        const button = (m: Move, key?: string) => keyed(h("button", {
+        const button = (m: Move, key: string) => withKey(h("button", {
           type: "button", class: `move ${Verb[m.verb].toLowerCase()}`, "data-verb": Verb[m.verb],
           "data-card": m.card, "data-focus": `q:${Verb[m.verb]}:${m.card}`, disabled,
+          "data-act": `${turnOf(this.view!)}:${Verb[m.verb]}:${this.moveLabel(m)}`,
           onclick: () => (m.verb === Verb.END_PHASE ? this.endPhase() : this.move(m.verb, m.card)),
         }, this.moveLabel(m)), key);
-        const plays = group(Verb.PLAY).map((m) => button(m));
-        const treasures = group(Verb.PLAY_TREASURES).map((m) => button(m, "t"));
-        const ends = group(Verb.END_PHASE).map((m) => button(m, "e"));
-        const buyButtons = buys.map((m) => button(m));
-        return [head,
-          plays.length || treasures.length ? h("div", { class: "moves plays" }, treasures, plays)
-            : null,
-          buyButtons.length ? h("div", { class: "moves buys", role: "group",
-            "aria-label": "Buy" }, buyButtons) : null,
-          h("div", { class: "moves ends" }, ends)].filter(Boolean) as HTMLElement[];
+        const plays = group(Verb.PLAY).length;
+        const buys = group(Verb.BUY).length;
+        const how = [plays ? "click a ringed card in your hand to play it" : "",
+          buys ? "click a ringed pile to buy it" : ""].filter(Boolean).join("; ");
+        return [head, h("p", { class: "small", id: "how" }, how ? `${how.charAt(0).toUpperCase()}` +
+          `${how.slice(1)} (point at a card, or press and hold it, to read it).` : ""),
+        h("div", { class: "moves ends" }, group(Verb.PLAY_TREASURES).map((m) => button(m, "t")),
+          group(Verb.END_PHASE).map((m) => button(m, "e")))];
       }
       case "select": {
         const { cards, min, max } = d.kind.value;
         const n = this.picked.length;
+        // A card to gain (or to give) shows its cost, cheapest first: the pool's own order
+        // is by name.
+        const priced = GAIN_PURPOSES.includes(d.purpose);
+        const cost = (c: string) => this.view?.supply.find((p) => p.name === c)?.cost ??
+          this.board!.catalog.get(c)?.cost ?? 0;
+        const shown = [...cards.keys()];
+        if (priced) shown.sort((a, b) => cost(cards[a]) - cost(cards[b]) ||
+          cards[a].localeCompare(cards[b]));
         return [head, h("p", { class: "small" }, `Choose ${min === max ? min : `${min} to ${max}`}` +
           ` card${max === 1 ? "" : "s"}. ${ORDER_HINTS[d.purpose] ?? ""}`),
-        h("div", { class: "cards pool" }, cards.map((c, i) => {
+        h("div", { class: "cards pool" }, shown.map((i) => {
+          const c = cards[i];
           const at = this.picked.indexOf(i);
           return keyed(h("button", {
             type: "button", class: `chip pick ${this.board!.catalog.typeClass(c)}` +
               `${at >= 0 ? " picked" : ""}`,
-            "data-card": c, "data-focus": `q:pick:${i}`,
+            "data-card": c, "data-focus": `q:pick:${i}`, "data-act": `pick:${d.sequence}:${i}:${c}`,
             "aria-pressed": at >= 0 ? "true" : "false", "data-pick": at >= 0 ? at + 1 : null,
             disabled: disabled || (at < 0 && n >= max),
-            onfocus: () => this.board?.showCard(c, false),
+            onfocus: () => this.board?.showCard(c, "close"),
             onclick: () => {
               this.picked = at >= 0 ? this.picked.filter((p) => p !== i) : [...this.picked, i];
               this.render();
-            } }, c, at >= 0 ? h("span", { class: "c-note" }, ` #${at + 1}`) : null));
+            } }, priced ? h("span", { class: "c-cost" }, `$${cost(c)}`) : null, c,
+          at >= 0 ? h("span", { class: "c-note" }, ` #${at + 1}`) : null));
         })),
         withKey(h("button", { type: "button", id: "confirm", class: "primary",
-          "data-focus": "q:confirm", disabled: disabled || n < min || n > max,
+          "data-focus": "q:confirm", "data-act": `confirm:${d.sequence}`,
+          disabled: disabled || n < min || n > max,
           onclick: () => void this.answer({ case: "cards",
             value: create(CardListSchema, { cards: this.picked.map((i) => cards[i]) }) }) },
         n ? `Confirm: ${this.picked.map((i) => cards[i]).join(", ")}` : "Confirm: none"), "c")];
@@ -508,6 +581,7 @@ export class Table {
         if (min === 1 && max === 1) {
           return [head, h("div", { class: "moves" }, options.map((o, i) => keyed(h("button", {
             type: "button", class: "option", "data-option": o, "data-focus": `q:option:${i}`,
+            "data-act": `option:${d.sequence}:${i}:${o}`,
             disabled,
             onclick: () => void this.answer({ case: "options", value: create(OptionListSchema, { options: [o] }) }),
           }, o))))];
@@ -517,6 +591,7 @@ export class Table {
           h("div", { class: "moves" }, options.map((o, i) => keyed(h("button", {
             type: "button", class: `option toggle ${this.chosen.includes(o) ? "picked" : ""}`,
             "data-option": o, "data-focus": `q:option:${i}`,
+            "data-act": `option:${d.sequence}:${i}:${o}`,
             "aria-pressed": this.chosen.includes(o) ? "true" : "false",
             disabled: disabled || (!this.chosen.includes(o) && n >= max),
             onclick: () => {
@@ -525,7 +600,8 @@ export class Table {
               this.render();
             } }, o)))),
           withKey(h("button", { type: "button", id: "confirm", class: "primary",
-            "data-focus": "q:confirm", disabled: disabled || n < min || n > max,
+            "data-focus": "q:confirm", "data-act": `confirm:${d.sequence}`,
+            disabled: disabled || n < min || n > max,
             onclick: () => void this.answer({ case: "options", value: create(OptionListSchema, { options: this.chosen }) }),
           }, "Confirm"), "c")];
       }
@@ -540,12 +616,14 @@ export class Table {
           h("ol", { class: "ordering" }, this.ordering.map((c, i) => h("li", {},
             this.board!.catalog.face(c, "chip", { focus: `q:order-card:${i}` }),
             keyed(h("button", { type: "button", class: "up", disabled: disabled || i === 0,
+              "data-act": `up:${d.sequence}:${i}:${c}`,
               "data-focus": `q:up:${i}`, onclick: () => swap(i, i - 1) }, `Move ${c} up`)),
             h("button", { type: "button", class: "down", "data-focus": `q:down:${i}`,
+              "data-act": `down:${d.sequence}:${i}:${c}`,
               disabled: disabled || i === this.ordering.length - 1,
               onclick: () => swap(i, i + 1) }, `Move ${c} down`)))),
           withKey(h("button", { type: "button", id: "confirm", class: "primary", disabled,
-            "data-focus": "q:confirm",
+            "data-focus": "q:confirm", "data-act": `confirm:${d.sequence}`,
             onclick: () => void this.answer({ case: "order", value: create(CardListSchema, { cards: this.ordering }) }),
           }, "Confirm this order"), "c")];
       }
@@ -569,20 +647,67 @@ export class Table {
   }
 }
 
-/** A control with its key: shown as a badge (hidden from screen readers, which read
- * aria-keyshortcuts instead). */
-export function withKey(el: HTMLElement, key?: string): HTMLElement {
-  if (!key) return el;
-  el.dataset.key = key;
-  el.setAttribute("aria-keyshortcuts", key);
-  el.prepend(h("kbd", { "aria-hidden": "true" }, key));
-  return el;
-}
-
 export function keysPanel(): HTMLElement {
   return h("details", { id: "keys-help" }, h("summary", {}, "Keys"),
     h("div", { class: "popup" }, h("table", {}, h("tbody", {}, KEYS_HELP.map(([k, what]) =>
       h("tr", {}, h("th", { scope: "row" }, k), h("td", {}, what)))))));
+}
+
+/** The tab says when the game waits for you: its title ("● Your move – Dominion") and its
+ * icon (a green dot), so a person in another tab sees it. */
+function signalTurn(what: string): void {
+  const title = what === "Your move" ? "● Your move – Dominion"
+    : what ? `${what} – Dominion` : "Dominion";
+  if (document.title === title) return;
+  document.title = title;
+  const icon = document.querySelector("link[rel=icon]");
+  icon?.setAttribute("href", what === "Your move" ? TURN_ICON : "data:,");
+}
+
+const TURN_ICON = "data:image/svg+xml," + encodeURIComponent(
+  "<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'>" +
+  "<circle cx='8' cy='8' r='7' fill='#1f7a34'/></svg>");
+
+/** The one answer a question allows, if it allows one: every card of the pool (in any order
+ * when the order means nothing) or the same cards whichever are picked (a pool of one name),
+ * every option, the one order of identical cards; else undefined. */
+export function forcedAnswer(d: Decision): string[] | undefined {
+  const k = d.kind;
+  const same = (list: readonly string[]) => list.every((c) => c === list[0]);
+  if (k.case === "select") {
+    const { cards, min, max } = k.value;
+    if (min !== max) return undefined;
+    // All the cards are one answer, unless the order of picking matters (discard, topdeck).
+    if ((min === cards.length && !(d.purpose in ORDER_HINTS)) || same(cards)) {
+      return cards.slice(0, min);
+    }
+    return undefined;
+  }
+  if (k.case === "choose") {
+    const { options, min, max } = k.value;
+    return min === max && min === options.length ? [...options] : undefined;
+  }
+  if (k.case === "order") return same(k.value.cards) ? [...k.value.cards] : undefined;
+  return undefined;
+}
+
+/** Why the game ended, as the rulebook says it: the Province pile is empty, or three Supply
+ * piles are (named, with any more that emptied). */
+export function endReason(v: View): string {
+  if (v.supply.some((p) => p.name === "Province" && p.count === 0)) {
+    return "The game ended because the Provinces are gone.";
+  }
+  const empty = v.supply.filter((p) => p.count === 0).map((p) => p.name);
+  if (empty.length < 3) return "";
+  const names = `${empty.slice(0, -1).join(", ")} and ${empty[empty.length - 1]}`;
+  return `The game ended because ${empty.length === 3 ? "three" : empty.length} Supply ` +
+    `piles are empty: ${names}.`;
+}
+
+/** Which turn this is, for the no-stray-move guard: a turn's standing moves ("End turn",
+ * "Buy Silver") are other controls in the next turn, wherever they stand. */
+function turnOf(v: View): string {
+  return `${v.current}.${v.players[v.current]?.turnsTaken ?? 0}`;
 }
 
 /** The end's scores: VP, turns, VP by card and each player's final deck. */

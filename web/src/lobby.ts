@@ -13,6 +13,8 @@ import {
 const HUMAN = "";        // a seat's choice: played by a person (you, or someone with the link)
 const MAX_SEATS = 6;
 // Bots sit at the table as people do, by a name (with a bot mark beside it in the game).
+// An unfinished game older than this (a day) is taken as abandoned and not listed.
+const ABANDONED_AFTER_S = 24 * 3600;
 const BOT_NAMES = ["Ada", "Ben", "Cleo", "Dev", "Edith", "Finn", "Gus"];
 
 export async function showLobby(root: HTMLElement): Promise<void> {
@@ -41,19 +43,25 @@ export async function showLobby(root: HTMLElement): Promise<void> {
     autocomplete: "nickname" }) as HTMLInputElement;
   const seatRows = h("div", { id: "seats" });
   const seatChoices: HTMLSelectElement[] = [];
+  const seatNames: HTMLInputElement[] = [];   // a person's seat: their name
   for (let seat = 1; seat < MAX_SEATS; seat++) {
     const choice = h("select", { id: `seat-${seat}`, "data-seat": seat },
       bots.map((b) => h("option", { value: b }, `a bot: ${botTitle(b)}`)),
       h("option", { value: HUMAN }, "a person (share the seat's link)")) as HTMLSelectElement;
     choice.value = bots.includes("big-money") ? "big-money" : bots[0];
+    choice.addEventListener("change", () => drawSeats());
     seatChoices.push(choice);
+    seatNames.push(h("input", { id: `seat-name-${seat}`, value: `Player ${seat + 1}`,
+      maxlength: 64 }) as HTMLInputElement);
   }
   const drawSeats = () => {
     const n = Number(seatCount.value);
     replace(seatRows, h("div", {}, h("label", { for: "your-name" }, "Seat 1 (you), your name: "),
       yourName),
     seatChoices.slice(0, n - 1).map((c, i) => h("div", {},
-      h("label", { for: `seat-${i + 1}` }, `Seat ${i + 2}: `), c)));
+      h("label", { for: `seat-${i + 1}` }, `Seat ${i + 2}: `), c,
+      c.value === HUMAN ? [" ", h("label", { for: `seat-name-${i + 1}` }, "their name: "),
+        seatNames[i]] : null)));
   };
   seatCount.addEventListener("change", drawSeats);
   drawSeats();
@@ -98,8 +106,8 @@ export async function showLobby(root: HTMLElement): Promise<void> {
     const mine = yourName.value.trim();
     const names = BOT_NAMES.filter((b) => b !== mine);
     const seats = [{ name: mine, bot: "" },
-      ...seatChoices.slice(0, n - 1).map((c, i) => ({ name: c.value ? names[i] : "",
-        bot: c.value }))];
+      ...seatChoices.slice(0, n - 1).map((c, i) => ({
+        name: c.value ? names[i] : seatNames[i].value.trim(), bot: c.value }))];
     let kingdom: CreateGameRequest["kingdom"];
     if (kingdomKind.value === "preset") kingdom = { case: "preset", value: preset.value };
     else if (kingdomKind.value === "random") {
@@ -120,7 +128,8 @@ export async function showLobby(root: HTMLElement): Promise<void> {
       if (people.length > 1) {   // links for the other people before going to the table
         replace(created, h("p", {}, "Send each person their seat's link:"),
           h("ul", {}, people.slice(1).map((s) => h("li", {}, `${s.name}: `,
-            h("a", { href: gameLink(game.gameId, s.token) }, gameLink(game.gameId, s.token))))),
+            h("a", { href: gameLink(game.gameId, s.token) }, gameLink(game.gameId, s.token)),
+            " ", copyButton(gameLink(game.gameId, s.token), s.name)))),
           h("a", { class: "primary", href: gameLink(game.gameId, people[0].token) },
             "Go to your seat"));
         return;
@@ -140,6 +149,25 @@ export async function showLobby(root: HTMLElement): Promise<void> {
     h("section", { class: "panel" }, h("h2", {}, "Games on this server"), gamesTable),
     recordPanel());
   await listGames(gamesTable);
+}
+
+/** "Copy link": the seat's link to the clipboard, said when done (or, where the browser
+ * refuses, the link selected for the person to copy). */
+function copyButton(link: string, name: string): HTMLElement {
+  const said = h("span", { class: "small copied", role: "status" });
+  const button = h("button", { type: "button", class: "copy-link",
+    "aria-label": `Copy ${name}'s link` }, "Copy link");
+  button.addEventListener("click", async () => {
+    try {
+      await navigator.clipboard.writeText(link);
+      said.textContent = " Copied.";
+    } catch {
+      const anchor = button.previousElementSibling;
+      if (anchor) window.getSelection()?.selectAllChildren(anchor);
+      said.textContent = " Selected: copy it with Ctrl+C.";
+    }
+  });
+  return h("span", {}, button, said);
 }
 
 /** Watch a game from a record file: the page's download, or `simulate --records` lines. */
@@ -183,8 +211,15 @@ async function listGames(table: HTMLElement): Promise<void> {
     return;
   }
   const mine = heldSeats();
+  // Abandoned: ended by the server for want of answers (the replay viewer refuses it),
+  // or unfinished and started more than a day ago, unless this browser holds a seat of it.
+  const now = Date.now() / 1000;
+  const hidden = games.filter((g) => g.abandoned || (!g.gameOver &&
+    now - g.created > ABANDONED_AFTER_S && !mine.some((s) => s.gameId === g.gameId)));
+  games = games.filter((g) => !hidden.includes(g));
   if (!games.length) {
-    replace(table, "No games yet.");
+    replace(table, hidden.length ? "No games to join or watch (abandoned ones are not listed)."
+      : "No games yet.");
     return;
   }
   replace(table, h("table", {},
@@ -202,5 +237,8 @@ async function listGames(table: HTMLElement): Promise<void> {
           h("a", { href: gameLink(g.gameId), class: "spectate" }, "spectate"),
           g.gameOver ? [" ", h("a", { href: `#/replay/${encodeURIComponent(g.gameId)}`,
             class: "replay" }, "replay")] : null));
-    })));
+    })),
+  hidden.length ? h("p", { class: "small", id: "abandoned" }, `${hidden.length} abandoned ` +
+    `game${hidden.length > 1 ? "s" : ""} (ended unfinished by the server, or unfinished and ` +
+    "started more than a day ago) not listed.") : null);
 }

@@ -10,7 +10,7 @@ import {
   GetRecordResponseSchema, GetReplayRequestSchema, Verb, type GetRecordResponse,
   type GetReplayResponse, type RecordedAnswer,
 } from "./gen/dominion/v1/dominion_pb";
-import { scoreTable } from "./game";
+import { endReason, NEVER, scoreTable } from "./game";
 
 let loaded: GetRecordResponse | undefined;   // the record file loaded in the lobby
 
@@ -83,6 +83,7 @@ export class ReplayViewer {
   private readonly slider = h("input", { type: "range", id: "replay-step", min: 0, max: 0,
     value: 0 }) as HTMLInputElement;
   private readonly seatChoice = h("select", { id: "replay-seat" }) as HTMLSelectElement;
+  private readonly turnChoice = h("select", { id: "replay-turn" }) as HTMLSelectElement;
   private readonly where = h("p", { id: "replay-where", "aria-live": "polite" });
   private readonly next = h("p", { id: "replay-next" });
   private readonly end = h("div", { id: "replay-scores" });
@@ -118,6 +119,10 @@ export class ReplayViewer {
       void this.show(this.step, true);
     });
     this.slider.addEventListener("input", () => void this.show(Number(this.slider.value)));
+    await this.listTurns();
+    this.turnChoice.addEventListener("change", () => {
+      if (this.turnChoice.value) void this.goToTurn(Number(this.turnChoice.value));
+    });
     const button = (id: string, label: string, to: () => number) =>
       h("button", { type: "button", id, onclick: () => void this.show(to()) }, label);
     replace(this.controls, h("h2", {}, "Replay"), this.where,
@@ -128,7 +133,8 @@ export class ReplayViewer {
         button("replay-end", "End »", () => this.steps)),
       h("div", { class: "replay-options" },
         h("label", { for: "replay-step" }, "Step"), this.slider,
-        h("label", { for: "replay-seat" }, "See as"), this.seatChoice),
+        h("label", { for: "replay-seat" }, "See as"), this.seatChoice,
+        h("label", { for: "replay-turn" }, "Go to"), this.turnChoice),
       h("p", { class: "small" }, "Keys: ← and → step back and forward; Home and End."),
       this.next, this.end);
     this.draw();
@@ -138,6 +144,47 @@ export class ReplayViewer {
 
   stop(): void {
     document.removeEventListener("keydown", this.onKey);
+  }
+
+  /** A step's table without its log (the turn counter is what a jump needs). */
+  private async peek(step: number): Promise<GetReplayResponse> {
+    return client.getReplay({ source: this.gameId ? { case: "gameId", value: this.gameId }
+      : { case: "record", value: loaded! }, step, logFrom: NEVER, seat: this.seat });
+  }
+
+  /** The turns of the game, as its log names them ("Turn 3 - Ann"): players take turns in
+   * seat order from the first player (these sets have no extra turns). */
+  private async listTurns(): Promise<void> {
+    let first: GetReplayResponse;
+    let last: GetReplayResponse;
+    try {
+      [first, last] = await Promise.all([this.peek(0), this.peek(0xffffffff)]);
+    } catch {
+      return;   // no list: the steps still go one by one (the banner says why, if it lasts)
+    }
+    const seats = first.view?.players.length ?? 1;
+    const start = first.view?.current ?? 0;
+    const turns = last.view?.turn ?? 0;
+    replace(this.turnChoice, h("option", { value: "" }, "a turn…"),
+      Array.from({ length: turns }, (_, i) => h("option", { value: i + 1 },
+        `Turn ${Math.floor(i / seats) + 1} - ${this.names[(start + i) % seats] ?? ""}`)));
+  }
+
+  /** Show the start of the game's ``turn``-th turn: the first step whose table has started it
+   * (the turn counter only grows, so a binary search over the steps finds it). */
+  private async goToTurn(turn: number): Promise<void> {
+    let [low, high] = [0, this.steps];
+    try {
+      while (low < high) {
+        const middle = Math.floor((low + high) / 2);
+        if (((await this.peek(middle)).view?.turn ?? 0) >= turn) high = middle;
+        else low = middle + 1;
+      }
+    } catch (e) {
+      replace(this.banner, h("p", { class: "banner", role: "alert" }, replayTrouble(e)));
+      return;
+    }
+    await this.show(low);
   }
 
   private key(e: KeyboardEvent): void {
@@ -215,7 +262,8 @@ export class ReplayViewer {
     }
     if (reply.decks.length) {
       const seats = [...v.players.keys()].sort((a, b) => (v.scores[b] ?? 0) - (v.scores[a] ?? 0));
-      replace(this.end, h("h3", {}, "Scores"), scoreTable(this.board, v, seats, reply.decks));
+      replace(this.end, h("h3", {}, "Scores"), h("p", { class: "end-reason" }, endReason(v)),
+        scoreTable(this.board, v, seats, reply.decks));
     } else {
       replace(this.end);
     }

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import sys
 
@@ -63,6 +64,10 @@ def register(sub) -> None:
                    help="games the search bot's plan of the Kingdom is found with, before the "
                         "game, on every core (cached: see dominion plan); 0: no plan, the "
                         "Kingdom's best built-in (default: dominion plan's default budget)")
+    p.add_argument("--record", default=None, metavar="FILE",
+                   help="keep the game's record here when it ends (or is left), for `dominion "
+                        "replay FILE` (default: dominion-GAME.json in this directory; '-': "
+                        "keep none)")
     p.set_defaults(run=run_play)
 
 
@@ -288,4 +293,19 @@ def run_play(args) -> int:
         except EOFError:
             print("\ninput ended; the game is abandoned", file=sys.stderr)
             return 1
+        finally:
+            keep_record(client, game.game_id, args.record)
     return 0
+
+
+def keep_record(client, game_id: str, where) -> None:
+    """Write the game's record (as far as it was played) where `dominion replay` reads it."""
+    if where == "-":
+        return
+    path = where or f"dominion-{game_id}.json"
+    data = dominion.record_to_data(client.record(game_id))
+    with open(path, "w", encoding="utf-8") as out:
+        json.dump(data, out)
+        out.write("\n")
+    print(f"The game's record is in {path}: `dominion replay {path}` shows it again.",
+          file=sys.stderr)

@@ -4,6 +4,7 @@ or by name. A bad answer gets a message saying why, and the question again."""
 from __future__ import annotations
 
 import sys
+import textwrap
 from typing import Callable, Optional, TextIO
 
 import grpc
@@ -100,7 +101,8 @@ def how_to_answer(decision: dominion.Decision) -> str:
 
 
 WIDTH, HEIGHT = 80, 24          # the screen `dominion play` keeps: every line fits
-LOG_KEPT = 200                  # log lines remembered for the screen's tail
+LOG_KEPT = 1000                 # log lines remembered for the screen (and paging back)
+PAGE = 8                        # log lines one '<' or '>' moves
 
 
 def _fit(text: str, width: int = WIDTH) -> str:
@@ -122,13 +124,23 @@ def _flow(cells, width: int = WIDTH, sep: str = "  ") -> list:
     return lines
 
 
+def _wrap(text: str, lines: int, width: int = WIDTH) -> list:
+    """``text`` in at most ``lines`` lines of ``width``, broken between words (the last one cut
+    with "..." if it still does not fit)."""
+    out = textwrap.wrap(text, width) or [""]
+    if len(out) > lines:
+        out = out[:lines - 1] + [_fit(" ".join(out[lines - 1:]), width)]
+    return out
+
+
 def screen(view: dominion.View, decision: Optional[dominion.Decision], log: list,
-           message: str = "", auto_treasures: bool = False) -> list:
+           message: str = "", auto_treasures: bool = False, back: int = 0) -> list:
     """The whole screen of `dominion play` for one question: at most HEIGHT - 1 lines (the last
     line of the terminal is the answer's), none wider than WIDTH. Status line (whose turn,
     numbered per player, the phase, Actions/Buys/$), the Supply with costs and counts, each
-    opponent with VP and zone sizes, cards in play, the hand, the log's tail in words, the
-    question with numbered answers, and a line for help or a refusal."""
+    opponent with VP and zone sizes, cards in play, the hand, the log in words (its tail, or
+    ``back`` lines before it: the rule above it says which lines and how to page), the question
+    (wrapped) with numbered answers, and the help or a refusal (wrapped)."""
     me = view.players[view.player]
     current = view.players[view.current]
     status = (f"Turn {current.turns_taken} - {current.name} | {view.phase.capitalize()} phase | "
@@ -146,28 +158,43 @@ def screen(view: dominion.View, decision: Optional[dominion.Decision], log: list
                   f"{me.deck_size}, discard {me.discard_size})"])[:2]
     if me.looking:
         top.append(_fit(f"Looking at: {dominion.card_list(me.looking)}"))
-    bottom = []
-    if decision is not None:
-        about = f" [{decision.card}]" if decision.card else ""
-        bottom.append(_fit(f"{decision.prompt}{about}"))
-        if decision.about_cards or decision.about_player is not None:
-            whose = "" if decision.about_player is None else \
-                f" ({view.players[decision.about_player].name})"
-            bottom.append(_fit(f"  about: {dominion.card_list(decision.about_cards) or 'a player'}"
-                               f"{whose}"))
-        bottom += _flow([f"{i}) {label}" for i, label in
-                         enumerate(choices(decision, view.phase), 1)])[:5]
-        bottom.append(_fit(message or ("[auto Treasures on] " if auto_treasures else "")
-                           + how_to_answer(decision) + HELP_HINT))
-    elif view.waiting is not None:
-        bottom.append(_fit(view.waiting.text))
+    def question(prompt_lines: int, hint_lines: int) -> list:
+        bottom = []
+        if decision is not None:
+            about = f" [{decision.card}]" if decision.card else ""
+            bottom += _wrap(f"{decision.prompt}{about}", prompt_lines)
+            if decision.about_cards or decision.about_player is not None:
+                whose = "" if decision.about_player is None else \
+                    f" ({view.players[decision.about_player].name})"
+                bottom.append(_fit(f"  about: "
+                                   f"{dominion.card_list(decision.about_cards) or 'a player'}"
+                                   f"{whose}"))
+            bottom += _flow([f"{i}) {label}" for i, label in
+                             enumerate(choices(decision, view.phase), 1)])[:5]
+            bottom += _wrap(message or ("[auto Treasures on] " if auto_treasures else "")
+                            + how_to_answer(decision) + HELP_HINT, hint_lines)
+        elif view.waiting is not None:
+            bottom.append(_fit(view.waiting.text))
+        return bottom
+
+    # The question and the hint wrap onto the lines the screen has left (cut when none are).
+    for lines in ((2, 3), (2, 2), (1, 2), (1, 1)):
+        bottom = question(*lines)
+        if len(top) + len(bottom) + 2 <= HEIGHT - 1:
+            break
     room = HEIGHT - 1 - len(top) - len(bottom) - 2
-    tail = [_fit("  " + line) for line in log[-room:]] if room > 0 else []
-    rule = "-" * WIDTH
-    return top + [rule] + tail + [""] * max(0, room - len(tail)) + [rule] + bottom
+    end = max(0, len(log) - back) if room > 0 else 0
+    shown = log[max(0, end - room):end] if room > 0 else []
+    tail = [_fit("  " + line) for line in shown]
+    first = end - len(shown) + 1
+    where = f" log {first}-{end} of {len(log)}" if shown else " log"
+    keys = " | '<' back, '>' forward " if back else " | '<' pages back "
+    rule = _fit(f"---{where}{keys}".ljust(WIDTH, "-") if len(log) > room else "-" * WIDTH)
+    return top + [rule] + tail + [""] * max(0, room - len(tail)) + ["-" * WIDTH] + bottom
 
 
-HELP_HINT = " 'help CARD': its text; 'auto': play Treasures by themselves."
+HELP_HINT = " 'help CARD': its text; 'auto': play Treasures by themselves; '<' and '>': " \
+    "page the log."
 
 
 class TerminalGame:
@@ -182,6 +209,7 @@ class TerminalGame:
         self.names: tuple = ()
         self.log: list = []
         self.auto_treasures = False
+        self.back = 0               # log lines paged back from its tail ('<', '>')
         self.clear = getattr(out, "isatty", lambda: False)()
 
     def say(self, text: str = "") -> None:
@@ -202,7 +230,7 @@ class TerminalGame:
         del self.log[:-LOG_KEPT]
 
     def draw(self, view: dominion.View, decision, message: str = "") -> None:
-        lines = screen(view, decision, self.log, message, self.auto_treasures)
+        lines = screen(view, decision, self.log, message, self.auto_treasures, self.back)
         self.say(("\x1b[2J\x1b[H" if self.clear else "") + "\n".join(lines))
 
     def ask(self, pending: PendingDecision) -> None:
@@ -216,6 +244,11 @@ class TerminalGame:
             self.draw(view, decision, message)
             text = self.input("> ")
             word = text.strip().lower()
+            if word in ("<", ">"):   # page the log: half a screen at a time
+                page = PAGE if word == "<" else -PAGE
+                self.back = max(0, min(self.back + page, max(0, len(self.log) - PAGE)))
+                message = ""
+                continue
             if word.startswith("help"):
                 message = card_help(text.strip()[4:].strip())
                 continue
@@ -230,6 +263,7 @@ class TerminalGame:
             try:
                 answer = parse_answer(decision, text, view.phase)
                 self.seat.answer(pending, answer)
+                self.back = 0
                 return
             except BadAnswer as e:
                 message = f"Bad answer: {e}. Try again."

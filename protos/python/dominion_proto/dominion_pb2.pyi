@@ -162,7 +162,7 @@ class CreateGameResponse(_message.Message):
     def __init__(self, game_id: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[SeatToken, _Mapping]]] = ..., kingdom: _Optional[_Iterable[str]] = ..., first_player: _Optional[int] = ..., always_ask: _Optional[bool] = ...) -> None: ...
 
 class GameSummary(_message.Message):
-    __slots__ = ("game_id", "players", "bots", "kingdom", "game_over", "turn", "sequence", "waiting_for", "created")
+    __slots__ = ("game_id", "players", "bots", "kingdom", "game_over", "turn", "sequence", "waiting_for", "created", "abandoned")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     BOTS_FIELD_NUMBER: _ClassVar[int]
@@ -172,6 +172,7 @@ class GameSummary(_message.Message):
     SEQUENCE_FIELD_NUMBER: _ClassVar[int]
     WAITING_FOR_FIELD_NUMBER: _ClassVar[int]
     CREATED_FIELD_NUMBER: _ClassVar[int]
+    ABANDONED_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     players: _containers.RepeatedScalarFieldContainer[str]
     bots: _containers.RepeatedScalarFieldContainer[str]
@@ -181,7 +182,8 @@ class GameSummary(_message.Message):
     sequence: int
     waiting_for: int
     created: float
-    def __init__(self, game_id: _Optional[str] = ..., players: _Optional[_Iterable[str]] = ..., bots: _Optional[_Iterable[str]] = ..., kingdom: _Optional[_Iterable[str]] = ..., game_over: _Optional[bool] = ..., turn: _Optional[int] = ..., sequence: _Optional[int] = ..., waiting_for: _Optional[int] = ..., created: _Optional[float] = ...) -> None: ...
+    abandoned: bool
+    def __init__(self, game_id: _Optional[str] = ..., players: _Optional[_Iterable[str]] = ..., bots: _Optional[_Iterable[str]] = ..., kingdom: _Optional[_Iterable[str]] = ..., game_over: _Optional[bool] = ..., turn: _Optional[int] = ..., sequence: _Optional[int] = ..., waiting_for: _Optional[int] = ..., created: _Optional[float] = ..., abandoned: _Optional[bool] = ...) -> None: ...
 
 class ListGamesRequest(_message.Message):
     __slots__ = ("include_finished", "page_size", "page_token", "player", "bot", "waiting_for_client")
