@@ -226,7 +226,8 @@ def table(rows2: list, rows4: list, args, seconds: float) -> str:
         f"{args.games4} --playouts {args.playouts}{' --views' if args.views else ''}"
         f"{f' --margin {args.margin:g}' if args.margin != DEFAULT_MARGIN else ''}"
         f"{f' --search {args.search}' if args.search else ''}"
-        f"{f' --scripts {args.scripts}' if args.scripts else ''}` in "
+        f"{f' --scripts {args.scripts}' if args.scripts else ''}"
+        f"{f' --kingdoms {args.kingdoms}' if args.kingdoms else ''}` in "
         f"{seconds / 60:.0f} minutes on "
         f"{args.workers} busy cores (the compiled engine). Budget: {args.playouts} playouts "
         f"per searched decision (its buys{VIEWS_NOTE if args.views else ''}) where a rollout "
@@ -237,8 +238,9 @@ def table(rows2: list, rows4: list, args, seconds: float) -> str:
            f"{args.plan_games} games per Kingdom and player count) and the others modelled by "
            "the Kingdom cards they have bought; " if args.plan_games else
            "with the Kingdom's best built-in; ") +
-        f"{len(RECOMMENDED_KINGDOMS)} recommended and {RANDOM_KINGDOMS} random Kingdoms, each "
-        "from both seats. Win share counts a shared win as 1/k; 95% Wilson intervals; time per "
+        f"{kingdom_words(args.kingdoms)}, each from both seats"
+        + (f"; each known-best script on its own board, {args.scripts} games" if args.scripts
+           else "") + ". Win share counts a shared win as 1/k; 95% Wilson intervals; time per "
         "decision over every decision the search bot answered (most are answered by its "
         "rollout strategy at once), and over the decisions it searched (its buys).",
         "",
@@ -258,6 +260,18 @@ def table(rows2: list, rows4: list, args, seconds: float) -> str:
                          f"{r['searched'] * 1000:.0f} | "
                          f"{r['worst'] * 1000:.0f} |")
     return "\n".join(lines)
+
+
+def kingdom_words(first) -> str:
+    """Which Kingdoms the 2-player rows play: the first ``first`` of `kingdoms` (None: all)."""
+    total = len(RECOMMENDED_KINGDOMS) + RANDOM_KINGDOMS
+    n = min(first or total, total)
+    recommended = min(n, len(RECOMMENDED_KINGDOMS))
+    words = f"{recommended} recommended"
+    if n > recommended:
+        words += f" and {n - recommended} random"
+    return words + (" Kingdom" if n == 1 else " Kingdoms") + \
+        (" (random: from all four sets)" if n > recommended else "")
 
 
 def write_readme(text: str) -> None:

@@ -21,12 +21,13 @@ def dominion(*args, timeout=30):
                           capture_output=True, text=True, timeout=timeout, cwd=ROOT, env=ENV)
 
 
-def start_serve(*args) -> tuple:
-    """A running `dominion serve` on a free port: (process, "127.0.0.1:PORT")."""
+def start_serve(*args, env=None) -> tuple:
+    """A running `dominion serve` on a free port: (process, "127.0.0.1:PORT"); ``env``: more
+    environment variables."""
     proc = subprocess.Popen([sys.executable, "-m", "dominion_client.cli", "serve", "--port", "0",
                              "--web-port", "0",
                              *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            cwd=ROOT, env=ENV)
+                            cwd=ROOT, env=dict(ENV, **(env or {})))
     line = proc.stdout.readline()
     assert "listening on 127.0.0.1:" in line, proc.stderr.read()
     return proc, line.split("listening on ", 1)[1].split()[0]
