@@ -44,7 +44,7 @@ from .strategy import Strategy, StrategyBot, parse_strategy
 # Plans cached under another version are planned again: bump it when the plans, their search
 # or the default play policy (which plays them) change.
 PLANNER_VERSION = 3
-DEFAULT_BUDGET = 16_000      # games: about a minute on 2 cores (README, "The planner")
+DEFAULT_BUDGET = 40_000      # games: under 30 s on 2 cores (README, "Plan a Kingdom")
 MIN_BUDGET = 1000            # games: the first round of every seed against the league
 MAX_PLAN_DECISIONS = 3000    # a game still running after this many answers is a draw
 LEADERS = 4                  # plans kept from one generation to the next

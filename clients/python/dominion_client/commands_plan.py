@@ -41,7 +41,7 @@ def register(sub) -> None:
                         "card names, or 'random' (drawn with --seed from --sets)")
     p.add_argument("--players", type=_players, default=2, help="2 to 6 (default 2)")
     p.add_argument("--budget", type=budget_arg, default=DEFAULT_BUDGET,
-                   help="games to play (default %(default)s: about a minute on 2 cores; more "
+                   help="games to play (default %(default)s: under 30 s on 2 cores; more "
                         "is more thorough)")
     p.add_argument("--seed", type=seed_arg, default=0, help="the search's seed (default 0)")
     p.add_argument("--sets", default=None, help="with KINGDOM random: the sets to draw from")
