@@ -57,11 +57,17 @@ def label(spec: str) -> str:
     return "double-witch" if spec == DOUBLE_WITCH else spec
 
 
-def kingdoms(seed: int) -> list:
-    """The recommended Kingdoms, then random ones from all four sets (drawn with ``seed``)."""
-    out = [dominion.RECOMMENDED[name][1] for name in RECOMMENDED_KINGDOMS]
+def kingdoms(seed: int, sets=None) -> list:
+    """The recommended Kingdoms, then random ones from all four sets (drawn with ``seed``);
+    with ``sets`` (e.g. ("base-2e",), domibot's terms), every recommended Kingdom of those sets
+    alone, then random ones drawn from them."""
+    if sets:
+        out = [cards for name, (of, cards) in dominion.RECOMMENDED.items()
+               if set(of) <= set(sets)]
+    else:
+        out = [dominion.RECOMMENDED[name][1] for name in RECOMMENDED_KINGDOMS]
     for i in range(RANDOM_KINGDOMS):
-        out.append(dominion.make_config(2, "random", None, game_seed(seed, i, 1)).kingdom)
+        out.append(dominion.make_config(2, "random", sets, game_seed(seed, i, 1)).kingdom)
     return out
 
 
@@ -227,7 +233,8 @@ def table(rows2: list, rows4: list, args, seconds: float) -> str:
         f"{f' --margin {args.margin:g}' if args.margin != DEFAULT_MARGIN else ''}"
         f"{f' --search {args.search}' if args.search else ''}"
         f"{f' --scripts {args.scripts}' if args.scripts else ''}"
-        f"{f' --kingdoms {args.kingdoms}' if args.kingdoms else ''}` in "
+        f"{f' --kingdoms {args.kingdoms}' if args.kingdoms else ''}"
+        f"{f' --sets {args.sets}' if args.sets else ''}` in "
         f"{seconds / 60:.0f} minutes on "
         f"{args.workers} busy cores (the compiled engine). Budget: {args.playouts} playouts "
         f"per searched decision (its buys{VIEWS_NOTE if args.views else ''}) where a rollout "
@@ -238,7 +245,7 @@ def table(rows2: list, rows4: list, args, seconds: float) -> str:
            f"{args.plan_games} games per Kingdom and player count) and the others modelled by "
            "the Kingdom cards they have bought; " if args.plan_games else
            "with the Kingdom's best built-in; ") +
-        f"{kingdom_words(args.kingdoms)}, each from both seats"
+        f"{kingdom_words(args.kingdoms, args.sets)}, each from both seats"
         + (f"; each known-best script on its own board, {args.scripts} games" if args.scripts
            else "") + ". Win share counts a shared win as 1/k; 95% Wilson intervals; time per "
         "decision over every decision the search bot answered (most are answered by its "
@@ -262,16 +269,19 @@ def table(rows2: list, rows4: list, args, seconds: float) -> str:
     return "\n".join(lines)
 
 
-def kingdom_words(first) -> str:
+def kingdom_words(first, sets=None) -> str:
     """Which Kingdoms the 2-player rows play: the first ``first`` of `kingdoms` (None: all)."""
-    total = len(RECOMMENDED_KINGDOMS) + RANDOM_KINGDOMS
+    of = tuple(x.strip() for x in sets.split(",")) if sets else None
+    listed = len(kingdoms(0, of)) - RANDOM_KINGDOMS
+    total = listed + RANDOM_KINGDOMS
     n = min(first or total, total)
-    recommended = min(n, len(RECOMMENDED_KINGDOMS))
+    recommended = min(n, listed)
     words = f"{recommended} recommended"
     if n > recommended:
         words += f" and {n - recommended} random"
     return words + (" Kingdom" if n == 1 else " Kingdoms") + \
-        (" (random: from all four sets)" if n > recommended else "")
+        (f" of {sets} only" if sets else "") + \
+        (" (random: from all four sets)" if n > recommended and not sets else "")
 
 
 def write_readme(text: str) -> None:
@@ -318,6 +328,9 @@ def main() -> None:
     parser.add_argument("--bmu-best-games", type=int, default=BMU_BEST_GAMES[0], metavar="N",
                         help="games to find each Kingdom's best card for Big Money Ultimate "
                              "(default %(default)s)")
+    parser.add_argument("--sets", default=None,
+                        help="only Kingdoms of these sets (e.g. base-2e: domibot's terms): their "
+                             "recommended Kingdoms, then random ones drawn from them")
     parser.add_argument("--kingdoms", type=int, default=None, metavar="N",
                         help="only the first N of the Kingdoms (a quick look)")
     parser.add_argument("--scripts", type=int, default=0, metavar="GAMES",
@@ -335,7 +348,8 @@ def main() -> None:
         rank(2000, args.workers)
         return
     started = time.perf_counter()
-    kingdom_list = kingdoms(args.seed)[:args.kingdoms]
+    sets = tuple(x.strip() for x in args.sets.split(",")) if args.sets else None
+    kingdom_list = kingdoms(args.seed, sets)[:args.kingdoms]
     options = search_options("search:" + args.search) if args.search else {}
     args.plan_games = options.get("plan", 0)
     BMU_BEST_GAMES[0] = args.bmu_best_games

@@ -12,8 +12,10 @@ from tests.support import run_benchmark
                         "--opponents", "witch-big-money"], "--playouts 2 --margin 0.02`"),
     ("agent_table.py", ["--games", "2", "--games4", "0", "--playouts", "2", "--kingdoms", "1",
                         "--opponents", "bmu-best", "--search", "plan=1000,model=shown",
-                        "--bmu-best-games", "400"],
-     "with its own seat playing the Kingdom's plan"),
+                        "--bmu-best-games", "400", "--sets", "base-2e"],
+     "the Kingdom's plan (`dominion plan`'s planner, 1000 games per Kingdom and player count) "
+     "and the others modelled by the Kingdom cards they have bought; 1 recommended Kingdom of "
+     "base-2e only"),
     ("agent_table.py", ["--games", "2", "--games4", "0", "--playouts", "2", "--opponents", "",
                         "--scripts", "2"], "| 2 | known-best witch-lab (its board) | 2 |"),
     ("playouts.py", ["--playouts", "2"], "4 players:"),
