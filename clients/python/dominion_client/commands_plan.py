@@ -206,7 +206,7 @@ def history_svg(data: dict) -> str:
     """The leader's win share against its generation's league, by generation, as an SVG line
     chart (a picture any browser opens)."""
     history = data["history"]
-    width, height, left, right, top, bottom = 640, 360, 60, 20, 50, 50
+    width, height, left, right, top, bottom = 640, 370, 60, 20, 60, 50
     plot_w, plot_h = width - left - right, height - top - bottom
     n = max(1, len(history) - 1)
 
@@ -215,13 +215,16 @@ def history_svg(data: dict) -> str:
 
     def y(share):
         return top + plot_h * (1 - share)
-    title = (f"Leader's win share by generation: {', '.join(data['kingdom'])} "
-             f"({data['players']} players)")
+    kingdom = f"{data['players']} players: {', '.join(data['kingdom'])}"
+    if len(kingdom) > 100:
+        kingdom = kingdom[:97] + "..."
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
              f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="12">',
              f'<rect width="{width}" height="{height}" fill="white"/>',
-             f'<text x="{width / 2}" y="20" text-anchor="middle" font-size="13">'
-             f'{_escape(title[:95])}</text>']
+             f'<text x="{width / 2}" y="16" text-anchor="middle" font-size="13">'
+             "The leader's win share against its generation's league</text>",
+             f'<text x="{width / 2}" y="31" text-anchor="middle" font-size="10">'
+             f'{_escape(kingdom)}</text>']
     for tick in (0, 0.25, 0.5, 0.75, 1):
         parts.append(f'<line x1="{left}" y1="{y(tick):.1f}" x2="{width - right}" '
                      f'y2="{y(tick):.1f}" stroke="#ddd"/>')
