@@ -61,7 +61,8 @@ def test_play_uses_the_default_kingdom_rule_and_plays_class_bots(tmp_path):
     """`play --bots witch-big-money` is on a Kingdom with a Witch (the one default rule), and
     a class bot plays its seat from this process."""
     answers = "\n".join(["end"] * 400) + "\n"
-    run = cli("play", "--bots", f"witch-big-money,{CLASS_BOT}", "--seed", "5", input=answers)
+    run = cli("play", "--bots", f"witch-big-money,{CLASS_BOT}", "--seed", "5", "--record", "-",
+              input=answers)
     assert "Witch" in run.stdout.split("Your hand", 1)[0], run.stdout[:2000]
     assert "smithy-class" in run.stdout
 

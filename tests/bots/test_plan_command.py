@@ -91,7 +91,7 @@ def test_dominion_play_plans_the_kingdom_for_its_search_bot(tmp_path, cache):
     proc = subprocess.run(
         [sys.executable, "-m", "dominion_client.cli", "play", "--bots", "search:playouts=2",
          "--kingdom", PEACEFUL, "--seed", "7", "--plan-budget", "1000"],
-        input="1\n" * 5000, capture_output=True, text=True, timeout=300, env=env)
+        input="1\n" * 5000, capture_output=True, text=True, timeout=300, env=env, cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "Game over." in proc.stdout
     assert len(list(cache.glob("*.json"))) == 1

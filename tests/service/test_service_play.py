@@ -59,16 +59,18 @@ def test_terminal_game_rejects_bad_answers_then_plays_to_the_end(client, kingdom
     assert result.winners
 
 
-def test_dominion_play_command_through_stdin(kingdom):
+def test_dominion_play_command_through_stdin(kingdom, tmp_path):
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     proc = subprocess.run(
         [sys.executable, "-m", "dominion_client.cli", "play", "--bots", "big-money",
-         "--kingdom", ",".join(kingdom), "--seed", "7", "--name", "Tester"],
+         "--kingdom", ",".join(kingdom), "--seed", "7", "--name", "Tester",
+         "--record", str(tmp_path / "game.json")],
         input="nonsense\n" + "1\n" * 3000, capture_output=True, text=True, timeout=60, cwd=ROOT,
         env=env)
     assert proc.returncode == 0, proc.stderr
     assert "Bad answer: 'nonsense' is not a legal move" in proc.stdout
     assert "Game over." in proc.stdout and "Tester:" in proc.stdout
+    assert (tmp_path / "game.json").exists()   # the record, where --record put it
 
 
 def test_dominion_serve_and_dominion_bot_play_a_game_in_other_processes(tmp_path, kingdom):
