@@ -159,14 +159,13 @@ def prepare_plans(kingdom_list: list, players: tuple, budget: int, workers: int,
         if n == 2:
             wanted += [tuple(b) for b in boards]
         for kingdom in dict.fromkeys(wanted):
-            for k in (kingdom,):
-                started = time.perf_counter()
-                data, cached = plan_or_cached(k, n, budget, 0, workers)
-                if not cached:
-                    PLAN_SECONDS.setdefault(n, []).append(time.perf_counter() - started)
-                remember_plan(k, n, budget, 0, data["plan"])
-                print(f"planned {n}p {', '.join(k)}: {data['label']}", file=sys.stderr,
-                      flush=True)
+            started = time.perf_counter()
+            data, cached = plan_or_cached(kingdom, n, budget, 0, workers)
+            if not cached:
+                PLAN_SECONDS.setdefault(n, []).append(time.perf_counter() - started)
+            remember_plan(kingdom, n, budget, 0, data["plan"])
+            print(f"planned {n}p {', '.join(kingdom)}: {data['label']}", file=sys.stderr,
+                  flush=True)
 
 
 def script_groups(games: int, seed: int) -> list:

@@ -113,6 +113,12 @@ def builtin_strategies() -> tuple:
     return tuple(sorted(p.stem for p in STRATEGY_DIR.glob("*.toml")))
 
 
+def strategy_text(name: str) -> str:
+    """The file text of a built-in strategy or a strategy file (the planner plays strategies
+    as text, which worker processes parse)."""
+    return Path(strategy(name).source).read_text(encoding="utf-8")
+
+
 def fitting_strategies(kingdom) -> tuple:
     """(name, file text) of the built-in strategies whose Kingdom cards are all in ``kingdom``
     and that buy at least one (the planner's league and seeds), best first
@@ -122,7 +128,7 @@ def fitting_strategies(kingdom) -> tuple:
     for name in builtin_strategies():
         s = strategy(name)
         if s.kingdom_cards and all(c in in_game for c in s.kingdom_cards):
-            out.append((name, Path(s.source).read_text(encoding="utf-8")))
+            out.append((name, strategy_text(name)))
     order = {name: i for i, name in enumerate(ROLLOUT_PREFERENCE)}
     return tuple(sorted(out, key=lambda item: (order.get(item[0], len(order)), item[0])))
 
@@ -251,7 +257,7 @@ def make_bot(name: str, seed: int = 0):
 
 __all__ = [
     "make_bot", "bot_names", "bot_label", "bot_kingdom_cards", "bot_class", "builtin_strategies",
-    "default_kingdom", "DEFAULT_KINGDOM", "fitting_strategies",
+    "default_kingdom", "DEFAULT_KINGDOM", "fitting_strategies", "strategy_text",
     "strategy", "RandomBot", "Player", "SearchBot", "best_strategy_for", "is_search_spec",
     "search_options", "bot_description", "split_bot_list", "Strategy", "StrategyBot",
     "StrategyError",

@@ -326,10 +326,8 @@ def big_money_ultimate() -> Plan:
 
 def baseline() -> Plan:
     """The built-in big-money-ultimate, played as its file says: every league's first member."""
-    from pathlib import Path
     from .. import bots
-    source = bots.strategy("big-money-ultimate").source
-    return Plan(BUILT_IN, source=Path(source).read_text(encoding="utf-8"),
+    return Plan(BUILT_IN, source=bots.strategy_text("big-money-ultimate"),
                 name="big-money-ultimate")
 
 
@@ -636,11 +634,10 @@ class Planner:
         import random
         rng = random.Random(self.seed)
         first = seeds(self.kingdom, self.players, self.built_ins)
-        league = [p for p in first if p.kind == BUILT_IN] + [baseline()]
-        league = list(dict.fromkeys(league))[-LEAGUE_SIZE:]
+        league = _first_league(first)
         search_budget = self.budget - int(self.budget * FINAL_SHARE)
         gen_seed = _mix(self.seed ^ 0x5EED)
-        best_single = self._best_single(first, league, gen_seed)
+        best_single = self._best_single(first, league, gen_seed, self.budget // 6)
         leaders = self.halve(first, league, gen_seed, FIRST_GAMES, LEADERS,
                              search_budget // 2 - self.played)
         self.history.append((0, leaders[0].plan.label, leaders[0].mixture))
@@ -676,14 +673,13 @@ class Planner:
                           tuple(m.label for m in league), tuple(self.history), self.played,
                           self.budget, self.seed, best_single)
 
-    def _best_single(self, first: list, league: list, seed: int) -> Plan:
-        """The best Big Money Ultimate + one card (one copy or two), found by its own halving
-        against the league (the agent table's "BMU + the Kingdom's best card")."""
+    def _best_single(self, first: list, league: list, seed: int, spend: int) -> Plan:
+        """The best Big Money Ultimate + one card (one copy or two) among the seeds ``first``,
+        found by its own halving against ``league`` in about ``spend`` games (the agent
+        table's "BMU + the Kingdom's best card")."""
         singles = [p for p in first if p.kind == MONEY and len(p.wants) == 1
                    and not p.opening] or [big_money_ultimate()]
-        best = self.halve(singles, league, _mix(seed ^ 0x51), FIRST_GAMES, 1,
-                          self.budget // 6)
-        return best[0].plan
+        return self.halve(singles, league, _mix(seed ^ 0x51), FIRST_GAMES, 1, spend)[0].plan
 
     def _league(self, league: list, new: list) -> list:
         """The league with ``new`` members added. A new member takes the place of one of the
@@ -703,6 +699,13 @@ class Planner:
             drop = next((i for i, p in enumerate(out) if p.kind != BUILT_IN), 0)
             out.pop(drop)
         return out
+
+
+def _first_league(first: list) -> list:
+    """The league a search starts with: the built-ins among the seeds ``first`` and
+    big-money-ultimate."""
+    league = [p for p in first if p.kind == BUILT_IN] + [baseline()]
+    return list(dict.fromkeys(league))[-LEAGUE_SIZE:]
 
 
 def _with_each_kind(ranked: list, k: int, plans: list) -> list:
@@ -732,11 +735,7 @@ def best_single(kingdom, players: int = 2, budget: int = 3000, seed: int = 0, ex
     Kingdom's best card", the opponent the published agents are measured against."""
     planner = Planner(kingdom, players, budget, seed, executor, None, built_ins)
     first = seeds(planner.kingdom, players, built_ins)
-    league = list(dict.fromkeys([p for p in first if p.kind == BUILT_IN] + [baseline()]))
-    singles = [p for p in first if p.kind == MONEY and len(p.wants) == 1 and not p.opening]
-    if not singles:
-        return big_money_ultimate()
-    return planner.halve(singles, league, _mix(seed ^ 0x51), FIRST_GAMES, 1, budget)[0].plan
+    return planner._best_single(first, _first_league(first), seed, budget)
 
 
 def plan_kingdom(kingdom, players: int = 2, budget: int = DEFAULT_BUDGET, seed: int = 0,
