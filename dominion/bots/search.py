@@ -183,7 +183,8 @@ class SearchBot:
         seat, with ``model`` "shown", Big Money Ultimate with the Kingdom cards it has bought
         (`dominion.bots.planner.opponent_model`; the Kingdom's best built-in until it has
         bought one), with "rollout" its own strategy."""
-        known = policy.known   # (counted by the time it searches: its default was asked)
+        known = policy.known
+        assert known is not None   # (counted by the time it searches: its default was asked)
         if self.model != SHOWN:
             return [policy] * len(known.counts)
         fallback = _strategy(best_strategy_for(kingdom))
