@@ -43,9 +43,15 @@ def test_ctrl_c_stops_the_workers_and_reports_the_games_finished():
                              "1000000000000", "--bots", "big-money,random", "--workers", "2",
                              "--seed", "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, cwd=ROOT)
-    time.sleep(4)
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=30)
+    try:
+        time.sleep(4)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    finally:   # a run that did not stop must not outlive the test (it plays for ever)
+        if proc.poll() is None:
+            subprocess.run(["pkill", "-KILL", "-P", str(proc.pid)], check=False)
+            proc.kill()
+            proc.wait()
     assert proc.returncode == 130, err
     first = out.splitlines()[0]
     assert "(interrupted: the games finished so far)" in first
