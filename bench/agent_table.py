@@ -19,6 +19,7 @@ per game.
 from __future__ import annotations
 
 import argparse
+import collections
 import datetime
 import hashlib
 import tempfile
@@ -111,7 +112,8 @@ def play_one(job) -> dict:
         raise RuntimeError(f"game {seed} did not end")
     won = dominion.winners(state)
     share = 1.0 / len(won) if search_seat in won else 0.0
-    return {"share": share, "times": times, "searched": searched}
+    return {"share": share, "times": times, "searched": searched,
+            "changed": dict(search.changed), "switches": len(search.switches)}
 
 
 def jobs_2p(opponent: str, games: int, seed: int, kingdom_list: list) -> list:
@@ -214,9 +216,14 @@ def run_rows(groups: list, playouts: int, workers: int, views: bool = False,
             times = [t for r in mine for t in r["times"]]
             searched = [t for r in mine for t in r["searched"]]
             lo, hi = wilson(share, len(mine))
+            changed: collections.Counter = collections.Counter()
+            for r in mine:
+                changed.update(r["changed"])
             rows.append({"opponent": name, "games": len(mine), "share": share / len(mine),
                          "lo": lo, "hi": hi, "median": statistics.median(times),
-                         "worst": max(times), "searched": statistics.median(searched)})
+                         "worst": max(times), "searched": statistics.median(searched),
+                         "buys": len(searched), "changed": changed,
+                         "switched": sum(1 for r in mine if r["switches"])})
             print(f"{name}: {rows[-1]}", file=sys.stderr, flush=True)
     return rows
 
@@ -265,6 +272,20 @@ def table(rows2: list, rows4: list, args, seconds: float) -> str:
                          f"{r['lo']:.1%} to {r['hi']:.1%} | {r['median'] * 1000:.2f} | "
                          f"{r['searched'] * 1000:.0f} | "
                          f"{r['worst'] * 1000:.0f} |")
+    lines += ["", "Where the search changed its plan: of its searched buys, the share it "
+              "answered otherwise than its plan, by what it bought instead; and the games in "
+              "which it switched plans (with `switch=on`: every 3 own turns it also searches "
+              "the Kingdom's best built-in and each other seat's plan as shown).", "",
+              "| players | search bot against | searched buys | changed | changed to | "
+              "games with a switch of plan |", "|---|---|---|---|---|---|"]
+    for players, rows in ((2, rows2), (4, rows4)):
+        for r in rows:
+            changed = sum(r["changed"].values())
+            to = ", ".join(f"{what} {k / max(1, r['buys']):.1%}"
+                           for what, k in r["changed"].most_common())
+            lines.append(f"| {players} | {r['opponent']} | {r['buys']} | "
+                         f"{changed / max(1, r['buys']):.1%} | {to or '-'} | "
+                         f"{r['switched']} of {r['games']} |")
     return "\n".join(lines)
 
 

@@ -62,9 +62,17 @@ class RandomBot:
         raise ValueError(f"unknown decision kind {kind!r}")
 
 
+def _on_off(text: str) -> bool:
+    """A yes/no search option (``switch=off``)."""
+    words = {"on": True, "true": True, "1": True, "off": False, "false": False, "0": False}
+    if text.lower() not in words:
+        raise ValueError(text)
+    return words[text.lower()]
+
+
 SEARCH_OPTIONS = {"playouts": int, "candidates": int, "rollout": str, "time": float,
                   "horizon": int, "margin": float, "confidence": float, "scale": float,
-                  "plan": int, "model": str}
+                  "plan": int, "model": str, "switch": _on_off}
 
 
 def is_search_spec(name: str) -> bool:
@@ -74,7 +82,8 @@ def is_search_spec(name: str) -> bool:
 
 def search_options(spec: str) -> dict:
     """The keyword arguments of `SearchBot` named in ``search:key=value,...`` (keys:
-    playouts, candidates, rollout, time, horizon, margin, confidence, scale, plan, model);
+    playouts, candidates, rollout, time, horizon, margin, confidence, scale, plan, model,
+    switch);
     ValueError saying
     what is wrong."""
     _, _, text = spec.partition(":")
@@ -88,7 +97,9 @@ def search_options(spec: str) -> dict:
         try:
             out["time_limit" if key == "time" else key] = SEARCH_OPTIONS[key](value.strip())
         except ValueError:
-            raise ValueError(f"bot {spec!r}: {key} must be a number, not {value!r}") from None
+            raise ValueError(f"bot {spec!r}: {key} must be "
+                             f"{'on or off' if key == 'switch' else 'a number'}, "
+                             f"not {value!r}") from None
     return out
 
 

@@ -252,7 +252,7 @@ def test_near_the_end_an_estate_is_among_the_buys_tried():
         bot = SearchBot(1, playouts=8, candidates=5)
         seen = []
         bot._search = lambda determinizer, seat, candidates, policy, kingdom: (
-            seen.extend(candidates), candidates[0])[1]
+            seen.extend(candidates), 0)[1]
         bot.answer_state(state)
         return [m.card for m in seen]
     assert "Estate" in tried({"Province": 4}) and "Estate" in tried({"Village": 0, "Cellar": 0})
@@ -353,3 +353,58 @@ def test_chancellors_discarded_deck_is_not_remembered_until_the_next_shuffle():
                               and any(m.verb == "end_phase" for m in d.moves) else d.moves[0])
     remembered.show(state, 0)
     assert +memory.cards == Counter(state.players[0].discard)
+
+
+ESTATES_ONLY = '''name = "estates-only"
+description = "A plan that cannot win: Estates with every buy"
+
+[[buy]]
+card = "Estate"
+'''
+
+
+@pytest.mark.parametrize("switch", [True, False])
+def test_a_plan_that_cannot_win_is_switched_for_the_kingdoms_best_built_in(switch, tmp_path):
+    """Every three own turns (from the third) the bot searches other plans too, each played
+    from that buy on: a plan of Estates alone is dropped at turn 3 for the Kingdom's best
+    built-in, for good; with ``switch`` off it is kept."""
+    path = tmp_path / "estates-only.toml"
+    path.write_text(ESTATES_ONLY)
+    bot = SearchBot(3, playouts=32, candidates=2, rollout=str(path), switch=switch)
+    state = dominion.new_game(players=2, kingdom="First Game", seed=2, first_player=0)
+    state, _ = play_out(state, [bot, make_bot("big-money-ultimate", 1)], [False, True],
+                        dominion.step, 5000)
+    assert not state.stack
+    if switch:
+        assert bot.switches == [(3, "militia-big-money")]
+        assert bot.policy is not None and bot.policy.strategy.name == "militia-big-money"
+        bought = [e.cards for e in dominion.view(state, 0, log_from=0).log
+                  if e.kind == "buy" and e.player == 0]
+        assert any("Province" in cards for cards in bought)
+    else:
+        assert bot.switches == [] and bot.policy is not None
+        assert bot.policy.strategy.name == "estates-only"
+
+
+def test_another_seats_shown_plan_is_one_it_may_switch_to():
+    """The plans searched at a switch: the Kingdom's best built-in, then each other seat's plan
+    as its buys show it (Big Money Ultimate with its Kingdom cards), never the bot's own."""
+    bot = SearchBot(1, playouts=4, rollout="big-money-ultimate")
+    state = dominion.position("First Game", hands=[["Gold", "Gold", "Copper", "Copper",
+                                                    "Estate"], []], phase="buy")
+    bot.answer_state(state)   # its rollout strategy has now counted the seats' cards
+    policy = bot.policy
+    assert policy is not None and policy.known is not None
+    policy.known.counts[1]["Militia"] = 1
+    names = [s.name for s in bot._alternatives(state.config.kingdom, 0, policy)]
+    assert names == ["militia-big-money", "BMU + Militia x2"]
+    bot.policy = make_bot("militia-big-money", 1)
+    bot.policy.answer(dominion.pending(state), dominion.view(state, 0, log_from=0))
+    assert bot.policy.known is not None
+    assert [s.name for s in bot._alternatives(state.config.kingdom, 0, bot.policy)] == []
+
+
+def test_switch_is_an_option_of_the_name():
+    assert search_options("search:switch=off,playouts=9") == dict(switch=False, playouts=9)
+    with pytest.raises(ValueError, match="switch must be on or off"):
+        search_options("search:switch=maybe")
