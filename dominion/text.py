@@ -250,6 +250,8 @@ def render(event, player_names, style: str = ENGINE) -> str:
         return f"Turn {detail} - {full}"
     if kind == "game_over":
         return "The game has ended." if online else "The game is over."
+    if kind == "take_back":
+        return f"{who} takes back a move."
     if online:
         if kind == "cleanup":
             return ""

@@ -1,0 +1,129 @@
+"""Taking back a move: a seat's own last answers, while they revealed nothing.
+
+A take-back is a record entry (`TakeBack`) that `step` applies like an answer, so a game's
+record keeps it and replays it exactly. It rebuilds the game from the record with the seat's
+last answer left out (the record is the truth), so the game's position afterwards is the one
+before that answer, field for field; only two things stay as they were, because they are
+append-only: the record (``answers`` gains the take-back entry, so decision numbers never go
+back) and the log (the taken-back answer's events stay, followed by a ``take_back`` event:
+everyone saw the move, then saw it taken back).
+
+An answer can be taken back (`reveals` is None) when it told nobody anything hidden, so that
+taking it back leaves every seat knowing only what it knew plus public facts that the take-back
+restores:
+
+- the game still waits for the same seat (no other seat was asked or answered, the game did
+  not end);
+- nothing random happened (the random generator's state is unchanged: no shuffle);
+- no deck changed and the seat looked at nothing (no card drawn, revealed, looked at or put
+  onto a deck), and no card was passed;
+- no other seat's cards changed;
+- no Attack was played (whether another seat is asked about a Reaction, or has to discard,
+  depends on its hidden hand);
+- its log events are only the seat's own plays, buys, gains, trashes, discards, cards set
+  aside and names (no draw, reveal, look, shuffle, pass, topdeck).
+
+Cards that leave the seat's own hand for a public place (a Treasure played, Chapel's trashed
+cards, Cellar's discards) may be taken back: they tell the others about that seat's own hand,
+which it chose to show, and tell the seat nothing it did not know.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+from .card import CARDS
+from .errors import TakeBackRefusedError
+from .game import Record, pending, replay, step
+from .state import TAKE_BACK, Event, State, TakeBack
+
+# The log events an answer that can be taken back may have: the seat's own moves between its
+# hand, play, the Supply, the trash and its discard pile.
+QUIET_EVENTS = ("play", "buy", "gain", "trash", "discard", "set_aside", "name")
+
+
+def kept_answers(answers) -> tuple:
+    """The answers of a record that stand: each take-back entry removes the answer before it
+    that still stood (its seat's). ``answers``: (seat, answer) entries, as `State.answers`."""
+    kept: list = []
+    for entry in answers:
+        if entry[1].__class__ is TakeBack:
+            kept.pop()
+        else:
+            kept.append(entry)
+    return tuple(kept)
+
+
+def reveals(before: State, after: State, seat: int) -> Optional[str]:
+    """Why the answer of ``seat`` that led from ``before`` to ``after`` cannot be taken back
+    (what it revealed or whom it involved), or None when it can: see the module's rule."""
+    decision = pending(after)
+    if decision is None:
+        return "it ended the game"
+    if decision.player != seat:
+        return "the game went on to another seat"
+    for i, (was, now) in enumerate(zip(before.players, after.players)):
+        if i != seat and was != now:
+            return "it changed another player's cards"
+        if was.deck != now.deck or was.looking != now.looking:
+            return "cards were drawn, revealed or looked at since"
+    if after.rng != before.rng:
+        return "something random happened since (a shuffle)"
+    if after.hidden_passes != before.hidden_passes:
+        return "a card was passed"
+    for event in after.log[len(before.log):]:
+        if event.player != seat or event.kind not in QUIET_EVENTS:
+            return f"it revealed something ({event.kind.replace('_', ' ')})"
+        if event.kind == "play" and any(CARDS[c].is_attack for c in event.cards if c in CARDS):
+            return "it played an Attack (the others' hands answer to it)"
+    return None
+
+
+def _before(state: State, seat: int) -> State:
+    """The game as it was before ``seat``'s last standing answer, when that answer can be
+    taken back now; else TakeBackRefusedError saying why not."""
+    decision = pending(state)
+    if decision is None:
+        raise TakeBackRefusedError("the game is over")
+    if decision.player != seat:
+        raise TakeBackRefusedError("the game waits for another seat: only the seat it waits "
+                                   "for can take back its last answer")
+    kept = kept_answers(state.answers)
+    if not kept:
+        raise TakeBackRefusedError("there is no answer to take back")
+    who, answer = kept[-1]
+    if who != seat:
+        raise TakeBackRefusedError(f"the last answer is seat {who}'s "
+                                   f"({state.config.players[who]}), not yours to take back")
+    before = replay(Record(state.config, kept[:-1]))
+    after = step(before, answer, seat)
+    if after._replace(answers=state.answers, log=state.log) != state:
+        raise TakeBackRefusedError("this game cannot be rebuilt from its record (a position "
+                                   "built by hand is not a record), so nothing can be taken "
+                                   "back")
+    why = reveals(before, after, seat)
+    if why is not None:
+        raise TakeBackRefusedError(f"your last answer cannot be taken back: {why}")
+    return before
+
+
+def take_back_refusal(state: State, seat: int) -> Optional[str]:
+    """Why ``seat`` cannot take back its last answer now, or None when it can."""
+    try:
+        _before(state, seat)
+    except TakeBackRefusedError as e:
+        return str(e)
+    return None
+
+
+def can_take_back(state: State, seat: int) -> bool:
+    """Whether ``seat`` may take back its last answer now (`take_back_refusal` is None)."""
+    return take_back_refusal(state, seat) is None
+
+
+def take_back(state: State, seat: int) -> State:
+    """The game with ``seat``'s last answer taken back: the position before it, with the
+    record and the log kept (see the module's doc); TakeBackRefusedError saying why not.
+    `step` calls it for a `TakeBack` entry."""
+    before = _before(state, seat)
+    return before._replace(answers=state.answers.append((seat, TAKE_BACK)),
+                           log=state.log.append(Event("take_back", seat)))
