@@ -78,9 +78,11 @@ def reveals(before: State, after: State, seat: int) -> Optional[str]:
     return None
 
 
-def _before(state: State, seat: int) -> State:
+def _before(state: State, seat: int, previous: Optional[State] = None) -> State:
     """The game as it was before ``seat``'s last standing answer, when that answer can be
-    taken back now; else TakeBackRefusedError saying why not."""
+    taken back now; else TakeBackRefusedError saying why not. ``previous``: the state that
+    answer was given in, when the caller has it (a server keeps it): used, once stepping it
+    again is seen to give ``state``, instead of replaying the record."""
     decision = pending(state)
     if decision is None:
         raise TakeBackRefusedError("the game is over")
@@ -94,8 +96,13 @@ def _before(state: State, seat: int) -> State:
     if who != seat:
         raise TakeBackRefusedError(f"the last answer is seat {who}'s "
                                    f"({state.config.players[who]}), not yours to take back")
-    before = replay(Record(state.config, kept[:-1]))
-    after = step(before, answer, seat)
+    if previous is not None and len(previous.answers) + 1 == len(state.answers) and \
+            state.answers[-1][1].__class__ is not TakeBack and \
+            (after := step(previous, answer, seat)) == state:
+        before = previous
+    else:
+        before = replay(Record(state.config, kept[:-1]))
+        after = step(before, answer, seat)
     if after._replace(answers=state.answers, log=state.log) != state:
         raise TakeBackRefusedError("this game cannot be rebuilt from its record (a position "
                                    "built by hand is not a record), so nothing can be taken "
@@ -106,18 +113,19 @@ def _before(state: State, seat: int) -> State:
     return before
 
 
-def take_back_refusal(state: State, seat: int) -> Optional[str]:
-    """Why ``seat`` cannot take back its last answer now, or None when it can."""
+def take_back_refusal(state: State, seat: int, previous: Optional[State] = None) -> Optional[str]:
+    """Why ``seat`` cannot take back its last answer now, or None when it can. ``previous``:
+    the state before the game's last answer, if the caller has it (spares a replay)."""
     try:
-        _before(state, seat)
+        _before(state, seat, previous)
     except TakeBackRefusedError as e:
         return str(e)
     return None
 
 
-def can_take_back(state: State, seat: int) -> bool:
+def can_take_back(state: State, seat: int, previous: Optional[State] = None) -> bool:
     """Whether ``seat`` may take back its last answer now (`take_back_refusal` is None)."""
-    return take_back_refusal(state, seat) is None
+    return take_back_refusal(state, seat, previous) is None
 
 
 def take_back(state: State, seat: int) -> State:

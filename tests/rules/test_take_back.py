@@ -168,3 +168,15 @@ def test_a_position_built_by_hand_has_no_record_so_nothing_is_taken_back():
     s = dominion.step(s, Move(PLAY, "Copper"))
     assert "record" in refusal(s)
     assert hand(s) == ["Copper"] * 4
+
+
+def test_the_state_before_the_answer_spares_the_replay_and_a_wrong_one_is_not_trusted():
+    s = reach("First Game", buy_phase_start)
+    before = s
+    s = dominion.step(s, Move(PLAY, "Copper"), 0)
+    assert dominion.can_take_back(s, 0, previous=before)
+    other = before._replace(coins=7)   # a state it was not given in
+    assert dominion.can_take_back(s, 0, previous=other)   # not its predecessor: replayed
+    smithy = reach("First Game", holding("Smithy"), buy=("Smithy",))
+    drawn = dominion.step(smithy, Move(PLAY, "Smithy"), 0)
+    assert not dominion.can_take_back(drawn, 0, previous=smithy)
