@@ -128,10 +128,10 @@ def can_take_back(state: State, seat: int, previous: Optional[State] = None) -> 
     return take_back_refusal(state, seat, previous) is None
 
 
-def take_back(state: State, seat: int) -> State:
+def take_back(state: State, seat: int, previous: Optional[State] = None) -> State:
     """The game with ``seat``'s last answer taken back: the position before it, with the
     record and the log kept (see the module's doc); TakeBackRefusedError saying why not.
-    `step` calls it for a `TakeBack` entry."""
-    before = _before(state, seat)
+    `step` calls it for a `TakeBack` entry; ``previous`` as for `take_back_refusal`."""
+    before = _before(state, seat, previous)
     return before._replace(answers=state.answers.append((seat, TAKE_BACK)),
                            log=state.log.append(Event("take_back", seat)))

@@ -1,0 +1,115 @@
+"""The Undo call: a seat takes back its own last answer when the engine's rule and the game's
+setting allow it; refused otherwise, changing nothing; stored like an answer (a restart
+resumes after it, on both backends); the record keeps it and replays."""
+from __future__ import annotations
+
+import grpc
+import pytest
+
+import dominion
+from dominion import END_PHASE, PLAY_TREASURES, Move
+from dominion_client.botrunner import play_seat_with
+from dominion_client.client import connect
+from dominion_proto import dominion_pb2 as pb
+from dominion_service.local import LocalServer
+from dominion_service import SqliteStorage
+
+
+def refused(code, fn) -> str:
+    with pytest.raises(grpc.RpcError) as info:
+        fn()
+    assert info.value.code() == code, info.value.details()
+    return info.value.details()
+
+
+def answer(seat, move) -> pb.View:
+    """Answer seat's pending turn decision with ``move``; the seat's view after it."""
+    view = seat.view_message()
+    seat.answer(view.decision, move)
+    return seat.view_message()
+
+
+def to_buy_phase(client, kingdom, undo=True):
+    """A game (Net against big-money, always_ask: the Buy phase is asked again after the
+    last buy) at Net's first Buy phase with Treasures played: (game id, Net's seat)."""
+    game = client.create_game(["Net", "BM"], bots={1: "big-money"}, kingdom=kingdom, seed=3,
+                              first_player=0, always_ask=True, undo=undo)
+    seat = client.seat(game.game_id, game.tokens[0])
+    answer(seat, Move(END_PHASE))   # the Action phase (asked: always_ask)
+    answer(seat, Move(PLAY_TREASURES))
+    return game.game_id, seat
+
+
+def pile(view, name):
+    return next(p.count for p in view.supply if p.name == name)
+
+
+def test_undo_takes_back_a_buy_and_the_view_offers_it_only_to_the_seat_that_can(client, kingdom):
+    game_id, seat = to_buy_phase(client, kingdom)
+    before = seat.view_message()
+    assert before.can_undo                       # playing Treasures can be taken back
+    bought = answer(seat, Move("buy", "Silver"))
+    assert bought.can_undo and pile(bought, "Silver") == pile(before, "Silver") - 1
+    assert not client.spectate(game_id).view_message().can_undo
+    reply = seat.undo(bought.sequence)
+    assert reply.sequence == bought.sequence + 1   # sequences only grow
+    after = seat.view_message(log_from=0)
+    assert (after.coins, after.buys, pile(after, "Silver")) == \
+        (before.coins, before.buys, pile(before, "Silver"))
+    assert after.log[-1].kind == "take_back" and after.log[-1].text == "Net takes back a move."
+    assert after.decision.turn == before.decision.turn   # the same question, asked again
+    assert after.can_undo                                 # the Treasures can go back too
+
+
+def test_undo_is_refused_with_a_clear_error_and_changes_nothing(client, kingdom):
+    game_id, seat = to_buy_phase(client, kingdom)
+    answer(seat, Move("buy", "Silver"))
+    view = seat.view_message(log_from=0)
+    refused(grpc.StatusCode.ABORTED, lambda: seat.undo(view.sequence - 1))
+    missing = refused(grpc.StatusCode.INVALID_ARGUMENT, lambda: client.stub.Undo(
+        pb.UndoRequest(game_id=game_id), metadata=seat.metadata))
+    assert "sequence" in missing
+    refused(grpc.StatusCode.UNAUTHENTICATED, lambda: client.stub.Undo(
+        pb.UndoRequest(game_id=game_id, sequence=view.sequence)))
+    answer(seat, Move(END_PHASE))   # the turn ends: its Clean-up draws, the bot plays
+    after_turn = seat.view_message()
+    why = refused(grpc.StatusCode.FAILED_PRECONDITION, lambda: seat.undo(after_turn.sequence))
+    assert "nothing was taken back" in why
+    assert seat.view_message() == after_turn and not after_turn.can_undo
+
+
+def test_a_game_created_with_undo_off_refuses_it(client, kingdom):
+    game_id, seat = to_buy_phase(client, kingdom, undo=False)
+    view = seat.view_message()
+    assert not view.can_undo
+    why = refused(grpc.StatusCode.FAILED_PRECONDITION, lambda: seat.undo(view.sequence))
+    assert "does not allow taking back" in why
+    assert seat.view_message() == view
+
+
+def test_an_undo_is_stored_like_an_answer_a_restart_resumes_after_it_and_the_record_replays(
+        open_db, kingdom):
+    with LocalServer(open_db()) as server, connect(server.target) as client:
+        game_id, seat = to_buy_phase(client, kingdom)
+        before = seat.view_message()
+        bought = answer(seat, Move("buy", "Silver"))
+        seat.undo(bought.sequence)
+        undone = seat.view_message()
+        off_id, off_seat = to_buy_phase(client, kingdom, undo=False)
+    with LocalServer(open_db()) as server, connect(server.target) as client:
+        seat = client.seat(game_id, seat.token)
+        assert seat.view_message() == undone
+        assert (undone.coins, pile(undone, "Silver")) == (before.coins, pile(before, "Silver"))
+        off = client.seat(off_id, off_seat.token)   # the setting is kept too
+        assert "does not allow" in refused(grpc.StatusCode.FAILED_PRECONDITION,
+                                           lambda: off.undo(off.view_message().sequence))
+        play_seat_with(seat, "big-money")
+        record = client.record(game_id)
+        taken = [i for i, (_, a) in enumerate(record.answers) if a == dominion.TAKE_BACK]
+        assert taken == [bought.sequence]
+        final = dominion.replay(record)
+        assert dominion.is_over(final) and dominion.record(final) == record
+        replay = client.stub.GetReplay(pb.GetReplayRequest(game_id=game_id, step=taken[0]))
+        assert replay.next.answer.HasField("take_back")
+        data = dominion.record_to_data(record, "over")
+        assert dominion.replay(dominion.record_from_data(data)) == final
