@@ -313,7 +313,7 @@ _VERBS = {
 }
 _GAIN_PLACES = {"hand": " into their hand", "deck": " onto their deck"}
 # Kinds whose int ``detail`` is not a count of hidden cards.
-_COUNT_DETAIL = ("turn", "discard_deck", "pass", "insert")
+_COUNT_DETAIL = ("turn", "discard_deck", "pass", "insert", "take_back")
 
 
 def describe_waiting(decision, player_names, hand_size: Optional[int] = None) -> str:

@@ -5,8 +5,9 @@ record keeps it and replays it exactly. It rebuilds the game from the record wit
 last answer left out (the record is the truth), so the game's position afterwards is the one
 before that answer, field for field; only two things stay as they were, because they are
 append-only: the record (``answers`` gains the take-back entry, so decision numbers never go
-back) and the log (the taken-back answer's events stay, followed by a ``take_back`` event:
-everyone saw the move, then saw it taken back).
+back) and the log (the taken-back answer's events stay, followed by a ``take_back`` event
+whose ``detail`` is the index of the first of them: everyone saw the move, then saw it taken
+back, and a reader that counts from the log knows what to undo).
 
 An answer can be taken back (`reveals` is None) when it told nobody anything hidden, so that
 taking it back leaves every seat knowing only what it knew plus public facts that the take-back
@@ -41,16 +42,40 @@ from .state import TAKE_BACK, Event, State, TakeBack
 QUIET_EVENTS = ("play", "buy", "gain", "trash", "discard", "set_aside", "name")
 
 
-def kept_answers(answers) -> tuple:
-    """The answers of a record that stand: each take-back entry removes the answer before it
-    that still stood (its seat's). ``answers``: (seat, answer) entries, as `State.answers`."""
+def _kept(answers) -> list:
+    """(position in ``answers``, entry) of each answer that stands (`kept_answers`)."""
     kept: list = []
-    for entry in answers:
+    for position, entry in enumerate(answers):
         if entry[1].__class__ is TakeBack:
             kept.pop()
         else:
-            kept.append(entry)
-    return tuple(kept)
+            kept.append((position, entry))
+    return kept
+
+
+def kept_answers(answers) -> tuple:
+    """The answers of a record that stand: each take-back entry removes the answer before it
+    that still stood (its seat's). ``answers``: (seat, answer) entries, as `State.answers`."""
+    return tuple(entry for _, entry in _kept(answers))
+
+
+def _events_start(state: State, position: int, made: int) -> int:
+    """The index in ``state.log`` of the first event of the record's entry at ``position``,
+    an answer that stands and made ``made`` events. Every entry after it was taken back, so
+    the log after its events holds only those entries' events, each take-back's event last
+    and naming where its answer's events began: read back from the log's end, each
+    take-back jumps over the answer it took back and all between."""
+    answers, log = state.answers, state.log
+    end, q = len(log), len(answers) - 1
+    while q > position:   # entry q is a take-back; r, the answer it took back
+        depth, r = 0, q
+        while True:
+            depth += 1 if answers[r][1].__class__ is TakeBack else -1
+            if depth == 0:
+                break
+            r -= 1
+        end, q = log[end - 1].detail, r - 1
+    return end - made
 
 
 def reveals(before: State, after: State, seat: int) -> Optional[str]:
@@ -78,21 +103,22 @@ def reveals(before: State, after: State, seat: int) -> Optional[str]:
     return None
 
 
-def _before(state: State, seat: int, previous: Optional[State] = None) -> State:
-    """The game as it was before ``seat``'s last standing answer, when that answer can be
-    taken back now; else TakeBackRefusedError saying why not. ``previous``: the state that
-    answer was given in, when the caller has it (a server keeps it): used, once stepping it
-    again is seen to give ``state``, instead of replaying the record."""
+def _before(state: State, seat: int, previous: Optional[State] = None) -> tuple:
+    """(the game as it was before ``seat``'s last standing answer, the index in the log of
+    that answer's first event), when that answer can be taken back now; else
+    TakeBackRefusedError saying why not. ``previous``: the state that answer was given in,
+    when the caller has it (a server keeps it): used, once stepping it again is seen to give
+    ``state``, instead of replaying the record."""
     decision = pending(state)
     if decision is None:
         raise TakeBackRefusedError("the game is over")
     if decision.player != seat:
         raise TakeBackRefusedError("the game waits for another seat: only the seat it waits "
                                    "for can take back its last answer")
-    kept = kept_answers(state.answers)
+    kept = _kept(state.answers)
     if not kept:
         raise TakeBackRefusedError("there is no answer to take back")
-    who, answer = kept[-1]
+    position, (who, answer) = kept[-1]
     if who != seat:
         raise TakeBackRefusedError(f"the last answer is seat {who}'s "
                                    f"({state.config.players[who]}), not yours to take back")
@@ -101,7 +127,7 @@ def _before(state: State, seat: int, previous: Optional[State] = None) -> State:
             (after := step(previous, answer, seat)) == state:
         before = previous
     else:
-        before = replay(Record(state.config, kept[:-1]))
+        before = replay(Record(state.config, tuple(entry for _, entry in kept[:-1])))
         after = step(before, answer, seat)
     if after._replace(answers=state.answers, log=state.log) != state:
         raise TakeBackRefusedError("this game cannot be rebuilt from its record (a position "
@@ -110,7 +136,7 @@ def _before(state: State, seat: int, previous: Optional[State] = None) -> State:
     why = reveals(before, after, seat)
     if why is not None:
         raise TakeBackRefusedError(f"your last answer cannot be taken back: {why}")
-    return before
+    return before, _events_start(state, position, len(after.log) - len(before.log))
 
 
 def take_back_refusal(state: State, seat: int, previous: Optional[State] = None) -> Optional[str]:
@@ -130,8 +156,11 @@ def can_take_back(state: State, seat: int, previous: Optional[State] = None) -> 
 
 def take_back(state: State, seat: int, previous: Optional[State] = None) -> State:
     """The game with ``seat``'s last answer taken back: the position before it, with the
-    record and the log kept (see the module's doc); TakeBackRefusedError saying why not.
+    record and the log kept (see the module's doc); TakeBackRefusedError saying why not. The
+    ``take_back`` event's ``detail`` is the index of the first log event of the answer taken
+    back: a reader that counts from the log (`bots.knowledge.Holdings`) undoes what it
+    counted from there on, except what an earlier take-back undid already.
     `step` calls it for a `TakeBack` entry; ``previous`` as for `take_back_refusal`."""
-    before = _before(state, seat, previous)
+    before, start = _before(state, seat, previous)
     return before._replace(answers=state.answers.append((seat, TAKE_BACK)),
-                           log=state.log.append(Event("take_back", seat)))
+                           log=state.log.append(Event("take_back", seat, detail=start)))

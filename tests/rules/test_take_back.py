@@ -146,7 +146,10 @@ def test_take_backs_go_back_answer_by_answer_to_the_last_answer_that_revealed_so
     s = reach("First Game", buy_phase_start)
     start = s
     s = dominion.step(dominion.step(s, Move(PLAY, "Copper"), 0), Move(PLAY, "Copper"), 0)
-    s = taken_back(taken_back(s))
+    s = taken_back(s)
+    assert s.log[-1].detail == len(start.log) + 1   # where the second Copper's event is
+    s = taken_back(s)
+    assert s.log[-1].detail == len(start.log)       # over the first take-back: the first
     assert game_fields(s) == game_fields(start)
     assert "seat 1's" in refusal(s)   # before: the other seat's turn
     # the record keeps the undone answers and the take-backs, and replays exactly
@@ -180,3 +183,35 @@ def test_the_state_before_the_answer_spares_the_replay_and_a_wrong_one_is_not_tr
     smithy = reach("First Game", holding("Smithy"), buy=("Smithy",))
     drawn = dominion.step(smithy, Move(PLAY, "Smithy"), 0)
     assert not dominion.can_take_back(drawn, 0, previous=smithy)
+
+
+def owned(state, seat) -> dict:
+    z = dominion.inspect(state).seats[seat]
+    counts: dict = {}
+    for card in z.hand + z.deck + z.discard + z.in_play + z.aside + z.looking:
+        counts[card] = counts.get(card, 0) + 1
+    return counts
+
+
+def test_a_bot_counting_cards_from_the_log_uncounts_what_was_taken_back():
+    from dominion.bots.knowledge import Holdings
+    from dominion.views import Observation
+    kingdom = ("Chapel", "Cellar", "Moat", "Village", "Workshop", "Smithy", "Market", "Mine",
+               "Remodel", "Militia")
+    s = reach(kingdom, holding("Chapel"), buy=("Chapel",), always_ask=True)
+    early = Holdings(2), Holdings(2)   # read before the take-backs, then after them
+    for h in early:
+        h.observe(dominion.view(s, 1, log_from=0))
+    s = dominion.step(s, Move(PLAY, "Chapel"), 0)
+    trash = [c for c in dominion.pending(s).cards if c in ("Estate", "Copper")][:2]
+    s = taken_back(taken_back(dominion.step(s, trash, 0)))   # the trashing, then Chapel
+    s = dominion.step(s, Move(END_PHASE), 0)
+    s = dominion.step(s, Move(PLAY_TREASURES), 0)
+    s = taken_back(dominion.step(s, Move("buy", "Copper"), 0))   # a buy, taken back
+    slow, fast = early
+    slow.observe(dominion.view(s, 1, log_from=slow.log_from))
+    fast.observe(Observation(s, 1, fast.log_from))
+    late = Holdings(2)
+    late.observe(dominion.view(s, 1, log_from=0))
+    for h in (slow, fast, late):
+        assert {c: n for c, n in h.owned[0].items() if n} == owned(s, 0)
