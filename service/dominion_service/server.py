@@ -316,7 +316,7 @@ class DominionService(pb_grpc.DominionServiceServicer):
                       for s, t in zip(request.seats, tokens))
         game_id = secrets.token_hex(8)
         created = time.time()
-        undo = request.undo != pb.UNDO_OFF   # the default: allowed (docs/service.md)
+        undo = request.undo != pb.UNDO_SETTING_OFF   # the default: allowed (docs/service.md)
         stored = StoredGame(game_id, state.config, seats, created, creator=creator, undo=undo)
         try:
             if self.sharing is not None:

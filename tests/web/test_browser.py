@@ -1436,3 +1436,15 @@ def test_after_playing_smithy_no_undo_is_offered(server, browser):
         assert page.locator("#undo").count() == 0
     finally:
         ctx.close()
+
+
+def test_a_game_started_in_the_lobby_with_undo_unticked_does_not_allow_it(server, page):
+    page.goto(server.web_url)
+    expect(page.locator("#allow-undo")).to_be_checked()   # allowed unless unticked
+    page.locator("#allow-undo").uncheck()
+    page.locator("#create-game").click()
+    expect(page.locator("#status")).to_contain_text("You are Player 1")
+    (game,) = server.service.games.values()
+    assert not game.undo
+    wait_for_question(page)
+    assert page.locator("#undo").count() == 0

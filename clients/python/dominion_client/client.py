@@ -421,7 +421,7 @@ class Client:
         if first_player is not None:
             request.first_player = first_player
         request.always_ask = always_ask
-        request.undo = pb.UNDO_ALLOWED if undo else pb.UNDO_OFF
+        request.undo = pb.UNDO_SETTING_ALLOWED if undo else pb.UNDO_SETTING_OFF
         reply = self.stub.CreateGame(request)
         return CreatedGame(reply.game_id, {s.seat: s.token for s in reply.seats if s.token},
                            tuple(reply.kingdom), reply.first_player)

@@ -25,9 +25,9 @@ class Phase(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
 
 class UndoSetting(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
-    UNDO_UNSPECIFIED: _ClassVar[UndoSetting]
-    UNDO_ALLOWED: _ClassVar[UndoSetting]
-    UNDO_OFF: _ClassVar[UndoSetting]
+    UNDO_SETTING_UNSPECIFIED: _ClassVar[UndoSetting]
+    UNDO_SETTING_ALLOWED: _ClassVar[UndoSetting]
+    UNDO_SETTING_OFF: _ClassVar[UndoSetting]
 VERB_UNSPECIFIED: Verb
 VERB_PLAY: Verb
 VERB_PLAY_TREASURES: Verb
@@ -38,9 +38,9 @@ PHASE_ACTION: Phase
 PHASE_BUY: Phase
 PHASE_CLEANUP: Phase
 PHASE_OVER: Phase
-UNDO_UNSPECIFIED: UndoSetting
-UNDO_ALLOWED: UndoSetting
-UNDO_OFF: UndoSetting
+UNDO_SETTING_UNSPECIFIED: UndoSetting
+UNDO_SETTING_ALLOWED: UndoSetting
+UNDO_SETTING_OFF: UndoSetting
 
 class Card(_message.Message):
     __slots__ = ("name", "cost", "types", "set", "editions", "text", "coins", "vp", "plural")
