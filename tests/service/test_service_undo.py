@@ -3,6 +3,8 @@ setting allow it; refused otherwise, changing nothing; stored like an answer (a 
 resumes after it, on both backends); the record keeps it and replays."""
 from __future__ import annotations
 
+import json
+
 import grpc
 import pytest
 
@@ -113,3 +115,18 @@ def test_an_undo_is_stored_like_an_answer_a_restart_resumes_after_it_and_the_rec
         assert replay.next.answer.HasField("take_back")
         data = dominion.record_to_data(record, "over")
         assert dominion.replay(dominion.record_from_data(data)) == final
+
+
+def test_dominion_replay_reads_a_record_with_take_backs(tmp_path, capsys):
+    from dominion_client.cli import main
+    state = dominion.new_game(players=["Ann", "Bob"], kingdom="First Game", seed=2,
+                              first_player=0)
+    state = dominion.step(state, Move(PLAY_TREASURES), 0)
+    state = dominion.step(state, dominion.TAKE_BACK, 0)
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(dominion.record_to_data(dominion.record(state), "cut short")))
+    assert main(["replay", str(path), "--seat", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "Ann plays" in out and "Ann takes back a move." in out
+    assert main(["replay", str(path), "--style", "dominion-online"]) == 0
+    assert "takes back a move." in capsys.readouterr().out

@@ -1448,3 +1448,37 @@ def test_a_game_started_in_the_lobby_with_undo_unticked_does_not_allow_it(server
     assert not game.undo
     wait_for_question(page)
     assert page.locator("#undo").count() == 0
+
+
+def record_with_a_take_back(path) -> int:
+    """A records line (`dominion simulate --records`' form) of a whole game in which Ann
+    plays her Treasures and takes that back at her first Buy phase; the take-back's step."""
+    import dominion
+    from dominion.bots import make_bot
+    state = dominion.new_game(players=["Ann", "Bob"], kingdom="First Game", seed=2,
+                              first_player=0)
+    bots = [make_bot("big-money", 1), make_bot("big-money", 2)]
+    state = dominion.step(state, dominion.Move("play_treasures"), 0)
+    state = dominion.step(state, dominion.TAKE_BACK, 0)
+    while (d := dominion.pending(state)) is not None:
+        state = dominion.step(state, bots[d.player].answer(d, dominion.view(state, d.player)),
+                              d.player)
+    path.write_text(json.dumps(dominion.record_to_data(dominion.record(state), "over")) + "\n")
+    return 1
+
+
+def test_a_record_with_a_take_back_replays_in_the_viewer_and_says_the_take_back(
+        server, page, tmp_path):
+    record = tmp_path / "undo.jsonl"
+    step = record_with_a_take_back(record)
+    page.goto(server.web_url)
+    page.locator("#record-file").set_input_files(str(record))
+    page.locator("#open-record").click()
+    expect(page.locator("#replay-where")).to_contain_text("Step 0 of")
+    for _ in range(step):
+        page.keyboard.press("ArrowRight")
+    expect(page.locator("#replay-next")).to_contain_text("Ann takes back their last move")
+    page.keyboard.press("ArrowRight")
+    expect(page.locator("#log")).to_contain_text("Ann takes back a move.")
+    page.keyboard.press("End")
+    expect(page.locator("#replay-where")).to_contain_text("the game is over")
