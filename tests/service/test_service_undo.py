@@ -130,3 +130,35 @@ def test_dominion_replay_reads_a_record_with_take_backs(tmp_path, capsys):
     assert "Ann plays" in out and "Ann takes back a move." in out
     assert main(["replay", str(path), "--style", "dominion-online"]) == 0
     assert "takes back a move." in capsys.readouterr().out
+
+
+def test_an_undo_through_one_shared_server_is_seen_on_the_other_and_on_its_streams(pg_url):
+    """Servers sharing a PostgreSQL database: answers through server 1, the Undo through
+    server 2; server 1 serves the game as it stands after the take-back, and a spectator's
+    stream there gets the "takes back a move" line (the log only grows)."""
+    from tests.service.test_serve_shared import two_servers, wait_for
+    with two_servers(pg_url) as ((_, t1, c1), (_, _, c2)):
+        game = c1.create_game(["Net", "Bob"], kingdom="First Game", seed=3, first_player=0,
+                              always_ask=True)
+        seat1 = c1.seat(game.game_id, game.tokens[0])
+        answer(seat1, Move(END_PHASE))
+        before = answer(seat1, Move(PLAY_TREASURES))
+        bought = answer(seat1, Move("buy", "Silver"))
+        seat2 = c2.seat(game.game_id, game.tokens[0])
+        assert seat2.view_message().can_undo
+        seat2.undo(bought.sequence)
+        after = wait_for(lambda: (v := seat1.view_message()).sequence > bought.sequence and v,
+                         10, "server 1 to see the take-back")
+        assert (after.coins, after.buys, pile(after, "Silver")) == \
+            (before.coins, before.buys, pile(before, "Silver"))
+        with connect(t1) as watcher:
+            stream = watcher.stub.StreamEvents(pb.StreamEventsRequest(game_id=game.game_id),
+                                               timeout=10)
+            events = []
+            for update in stream:
+                events.extend(update.events)
+                if events and events[-1].kind == "take_back":
+                    break
+            stream.cancel()
+        assert events[-1].text == "Net takes back a move."
+        assert events[-2].text == "Net buys and gains a Silver."   # seen, then taken back
