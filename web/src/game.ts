@@ -456,8 +456,15 @@ export class Table {
     if (v.gameOver) {
       parts.push(this.gameOver(v));
     } else if (this.decision) {
-      parts.push(...this.decisionControls(this.decision));
-      if (v.canUndo && !this.confirmingEnd) parts.push(this.undoControl(this.decision));
+      const controls = this.decisionControls(this.decision);
+      if (v.canUndo && !this.confirmingEnd) {
+        // Beside the last controls, so that the panel keeps its height.
+        const undo = this.undoControl(this.decision);
+        const last = controls[controls.length - 1];
+        if (last.classList.contains("moves")) last.append(undo);
+        else controls[controls.length - 1] = h("div", { class: "moves" }, last, undo);
+      }
+      parts.push(...controls);
     } else {
       parts.push(h("p", { id: "waiting" }, this.waiting?.text ?? "Waiting…"));
     }
@@ -485,10 +492,10 @@ export class Table {
 
   /** "Undo", shown only when the server says this seat can take back its last move. */
   private undoControl(d: Decision): HTMLElement {
-    return h("div", { class: "moves undo" }, withKey(h("button", { type: "button", id: "undo",
-      "data-focus": "q:undo", "data-act": `undo:${d.sequence}`, disabled: this.busy,
+    return withKey(h("button", { type: "button", id: "undo", "data-focus": "q:undo",
+      "data-act": `undo:${d.sequence}`, disabled: this.busy,
       title: "Take back your last move (it revealed nothing)",
-      onclick: () => void this.undo() }, "Undo"), "u"));
+      onclick: () => void this.undo() }, "Undo"), "u");
   }
 
   private gameOver(v: View): HTMLElement {
