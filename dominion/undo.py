@@ -115,7 +115,12 @@ def _before(state: State, seat: int, previous: Optional[State] = None) -> tuple:
     if decision.player != seat:
         raise TakeBackRefusedError("the game waits for another seat: only the seat it waits "
                                    "for can take back its last answer")
-    kept = _kept(state.answers)
+    answers = state.answers
+    # The last entry, when an answer, is the last that stands: most refusals end here,
+    # without reading the whole record.
+    last = answers[-1] if answers else None
+    kept = [(len(answers) - 1, last)] if last is not None and \
+        last[1].__class__ is not TakeBack else _kept(answers)
     if not kept:
         raise TakeBackRefusedError("there is no answer to take back")
     position, (who, answer) = kept[-1]
@@ -127,7 +132,7 @@ def _before(state: State, seat: int, previous: Optional[State] = None) -> tuple:
             (after := step(previous, answer, seat)) == state:
         before = previous
     else:
-        before = replay(Record(state.config, tuple(entry for _, entry in kept[:-1])))
+        before = replay(Record(state.config, kept_answers(answers)[:-1]))
         after = step(before, answer, seat)
     if after._replace(answers=state.answers, log=state.log) != state:
         raise TakeBackRefusedError("this game cannot be rebuilt from its record (a position "
