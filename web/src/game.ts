@@ -220,6 +220,24 @@ export class Table {
   // --- answering ------------------------------------------------------------------------------
 
   private async answer(value: AnswerValue): Promise<void> {
+    await this.send((d) => client.submitAnswer({ gameId: this.gameId,
+      answer: { sequence: d.sequence, value } }, { headers: seatHeaders(this.token) }));
+  }
+
+  /** Take back this seat's last answer (offered only when the view says it can be: nothing
+   * was revealed since, and the game allows it). The stream then brings the question again. */
+  private async undo(): Promise<void> {
+    await this.send(async (d) => {
+      await client.undo({ gameId: this.gameId, sequence: d.sequence },
+        { headers: seatHeaders(this.token) });
+      // The question asked again is not answered by itself: the player took that back.
+      this.autoFor = d.sequence + 1n;
+    });
+  }
+
+  /** Send what ``call`` sends about the pending decision (an answer, an Undo), one at a time:
+   * the decision is done with once the server took it; a refusal is said in words. */
+  private async send(call: (d: Decision) => Promise<unknown>): Promise<void> {
     const decision = this.decision;
     if (!decision || this.busy) return;
     this.busy = true;
@@ -227,8 +245,7 @@ export class Table {
     this.confirmingEnd = false;
     this.render();
     try {
-      await client.submitAnswer({ gameId: this.gameId,
-        answer: { sequence: decision.sequence, value } }, { headers: seatHeaders(this.token) });
+      await call(decision);
       if (this.floor <= decision.sequence) this.floor = decision.sequence + 1n;
       if (this.decision?.sequence === decision.sequence) this.decision = undefined;
     } catch (e) {
@@ -237,33 +254,6 @@ export class Table {
       this.errorIsConnection = said.connection;
       if (said.connection) void this.probe();
       else void this.refresh();   // the game as it stands, after a refusal
-    }
-    this.busy = false;
-    this.render();
-  }
-
-  /** Take back this seat's last answer (offered only when the view says it can be: nothing
-   * was revealed since, and the game allows it). The stream then brings the question again. */
-  private async undo(): Promise<void> {
-    const decision = this.decision;
-    if (!decision || this.busy) return;
-    this.busy = true;
-    this.error = "";
-    this.confirmingEnd = false;
-    this.render();
-    try {
-      await client.undo({ gameId: this.gameId, sequence: decision.sequence },
-        { headers: seatHeaders(this.token) });
-      if (this.floor <= decision.sequence) this.floor = decision.sequence + 1n;
-      if (this.decision?.sequence === decision.sequence) this.decision = undefined;
-      // The question asked again is not answered by itself: the player took that back.
-      this.autoFor = decision.sequence + 1n;
-    } catch (e) {
-      const said = inWords(e);
-      this.error = said.text;
-      this.errorIsConnection = said.connection;
-      if (said.connection) void this.probe();
-      else void this.refresh();
     }
     this.busy = false;
     this.render();
