@@ -1388,11 +1388,18 @@ def test_a_buy_is_undone_with_the_undo_control_and_coins_buys_and_the_pile_come_
         expect(page.locator("#counters")).not_to_have_text(counters)
         assert silver_left(page) != pile
         wait_for_question(page)
+        watcher = ctx.new_page()   # a spectator: the buy, then the take-back
+        watcher.goto(f"{server.web_url}#/game/{game.game_id}")
+        expect(watcher.locator("#log")).to_contain_text("Ann buys and gains a Silver.")
+        assert watcher.locator("#undo").count() == 0
         expect(page.locator("#undo")).to_be_visible()
         page.locator("#undo").click()
         expect(page.locator("#counters")).to_have_text(counters)
         assert silver_left(page) == pile
         expect(page.locator("#log")).to_contain_text("Ann takes back a move.")
+        expect(watcher.locator("#log")).to_contain_text("Ann takes back a move.")
+        expect(watcher.locator("#supply .card.pile[data-card=Silver] .c-count")).to_have_text(
+            pile)   # the spectator's table read again
         expect(page.locator(a_move("BUY", "Silver"))).to_be_visible()   # asked again
         wait_for_question(page)
         page.keyboard.press("u")   # the key: the Treasures played go back too
