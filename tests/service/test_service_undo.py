@@ -87,6 +87,10 @@ def test_a_game_created_with_undo_off_refuses_it(client, kingdom):
     why = refused(grpc.StatusCode.FAILED_PRECONDITION, lambda: seat.undo(view.sequence))
     assert "does not allow taking back" in why
     assert seat.view_message() == view
+    seats = [pb.SeatSpec(name="A"), pb.SeatSpec(name="B")]
+    for setting, allowed in ((pb.UNDO_SETTING_UNSPECIFIED, True), (pb.UNDO_SETTING_OFF, False)):
+        reply = client.stub.CreateGame(pb.CreateGameRequest(seats=seats, undo=setting))
+        assert reply.undo_allowed is allowed
 
 
 def test_an_undo_is_stored_like_an_answer_a_restart_resumes_after_it_and_the_record_replays(
