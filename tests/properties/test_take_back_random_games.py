@@ -1,6 +1,6 @@
 """Taking back a move in random games: whenever it is allowed, it restores the position before
-the answer exactly, and the answer it takes back told no other seat anything that is not
-public (so nothing hidden leaks through a move that is then taken back)."""
+the answer exactly (and so do take-backs in a row), and the answer it takes back told no other
+seat anything that is not public (so nothing hidden leaks through a move then taken back)."""
 import random
 
 from hypothesis import HealthCheck, given, settings
@@ -54,6 +54,13 @@ def test_a_take_back_restores_the_position_and_the_answer_it_takes_back_leaked_n
                                                              detail=len(before.log))]
         assert back.answers == after.answers.append((seat, dominion.TAKE_BACK))
         assert dominion.replay(dominion.record(back)) == back
+        # take-backs in a row go back answer by answer, each naming where its events began
+        j, again = i - 1, back
+        while j > 0 and dominion.can_take_back(again, seat):
+            again = dominion.step(again, dominion.TAKE_BACK, seat)
+            j -= 1
+            assert again._replace(answers=states[j].answers, log=states[j].log) == states[j]
+            assert again.log[-1].detail == len(states[j].log)
         for other in range(len(before.players)):
             if other == seat:
                 continue
