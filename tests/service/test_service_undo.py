@@ -61,6 +61,11 @@ def test_undo_takes_back_a_buy_and_the_view_offers_it_only_to_the_seat_that_can(
     assert after.log[-1].kind == "take_back" and after.log[-1].text == "Net takes back a move."
     assert after.decision.turn == before.decision.turn   # the same question, asked again
     assert after.can_undo                                 # the Treasures can go back too
+    # Answer.take_back sent as an answer is the same Undo: the Treasures go back to the hand
+    client.stub.SubmitAnswer(pb.SubmitAnswerRequest(game_id=game_id, answer=pb.Answer(
+        sequence=after.sequence, take_back=pb.TakeBack())), metadata=seat.metadata)
+    start = seat.view_message()
+    assert start.coins == 0 and pb.Move(verb=pb.VERB_PLAY_TREASURES) in start.decision.turn.moves
 
 
 def test_undo_is_refused_with_a_clear_error_and_changes_nothing(client, kingdom):
