@@ -25,8 +25,8 @@ restores:
   aside and names (no draw, reveal, look, shuffle, pass, topdeck).
 
 Cards that leave the seat's own hand for a public place (a Treasure played, Chapel's trashed
-cards, Cellar's discards) may be taken back: they tell the others about that seat's own hand,
-which it chose to show, and tell the seat nothing it did not know.
+cards, the Estate Baron discards) may be taken back: they tell the others about that seat's
+own hand, which it chose to show, and tell the seat nothing it did not know.
 """
 from __future__ import annotations
 
