@@ -17,7 +17,7 @@ from .determinize import determinize
 from .engine import cost, score_by_card
 from .errors import (DominionError, GameOverError, IllegalAnswerError, InvalidConfigError,
                      InvalidKingdomError, InvalidPositionError, NotYourDecisionError,
-                     StaleAnswerError, UnknownCardError)
+                     StaleAnswerError, TakeBackRefusedError, UnknownCardError)
 from .game import (ENDINGS, ENGINE_VERSION, SEED_LIMIT, Record, answer_from_data, answer_to_data,
                    check_seed, decision_number, ending, is_over, make_config, new_game, pending,
                    player_score, record, record_from_data, record_to_data, replay, score, step,
@@ -28,8 +28,9 @@ from .kingdoms import RECOMMENDED, kingdom_pool, resolve_kingdom
 from .text import (STYLES, a_card, card_list, describe_waiting, log_header, log_line, log_lines,
                    name_prefixes, plural, render)
 from .state import (ACTION, BUY, CHOOSE, CLEANUP, END_PHASE, ORDER, OVER, PLAY, PLAY_TREASURES,
-                    SELECT, TURN, Config, Decision, Event, Move, PlayerState, PublicDecision,
-                    State, TurnEffects)
+                    SELECT, TAKE_BACK, TURN, Config, Decision, Event, Move, PlayerState,
+                    PublicDecision, State, TakeBack, TurnEffects)
+from .undo import can_take_back, kept_answers, reveals, take_back, take_back_refusal
 
 __all__ = [
     "COMPILED", "SEED_LIMIT", "check_seed", "ENGINE_VERSION", "ENDINGS", "ending", "record_to_data", "record_from_data",
@@ -43,5 +44,7 @@ __all__ = [
     "Record", "State", "TurnEffects", "View", "TURN", "SELECT", "CHOOSE", "ORDER", "PLAY", "PLAY_TREASURES",
     "BUY", "END_PHASE", "ACTION", "CLEANUP", "OVER", "DominionError", "UnknownCardError",
     "InvalidKingdomError", "InvalidConfigError", "InvalidPositionError", "IllegalAnswerError",
-    "NotYourDecisionError", "StaleAnswerError", "GameOverError",
+    "NotYourDecisionError", "StaleAnswerError", "GameOverError", "TAKE_BACK", "TakeBack",
+    "TakeBackRefusedError", "can_take_back", "take_back_refusal", "take_back", "kept_answers",
+    "reveals",
 ]

@@ -55,3 +55,9 @@ class StaleAnswerError(DominionError):
 
 class GameOverError(DominionError):
     """An answer given after the game has ended."""
+
+
+class TakeBackRefusedError(DominionError):
+    """A take-back (`dominion.TakeBack`) that is not allowed: there is no answer of the seat's
+    to take back, or taking it back would undo something that revealed information (a draw,
+    a shuffle, another seat's question or cards); the message says which."""

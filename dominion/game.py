@@ -21,7 +21,8 @@ from .engine import (BASIC_PILES, Work, _quote, check_answer, draw, player_score
                      start_turn, zones_score)  # player_score: public
 from .errors import GameOverError, InvalidConfigError, NotYourDecisionError, StaleAnswerError
 from .kingdoms import resolve_kingdom
-from .state import (ACTION, NO_EFFECTS, Config, Decision, Move, PlayerState, State)
+from .state import (ACTION, NO_EFFECTS, TAKE_BACK, Config, Decision, Move, PlayerState, State,
+                    TakeBack)
 from .state import PUBLIC_DETAIL  # noqa: F401  (read here by the wire's converters)
 
 # Final: the compiled `step` reads it from a C variable, not from the module's dictionary.
@@ -205,6 +206,9 @@ def step(state: State, answer, player: Any = None, *, number: Any = None) -> Sta
         raise NotYourDecisionError(
             f"seat {player} answered, but the game waits for seat {decision.player} "
             f"({state.config.players[decision.player]})")
+    if answer.__class__ is TakeBack:   # a record entry, not an answer: see undo.py
+        from .undo import take_back
+        return take_back(state, decision.player)
     answer = check_answer(decision, answer)
     w = Work(state)
     w.stack.pop()
@@ -231,7 +235,10 @@ ENGINE_VERSION = "1"
 
 def answer_to_data(answer):
     """An answer as JSON-ready data: ``{"move": [verb, card]}`` for a Move, ``{"items":
-    [...]}`` for the cards or options of the other kinds (the stored form too)."""
+    [...]}`` for the cards or options of the other kinds (the stored form too), ``{"take_back":
+    true}`` for a take-back entry."""
+    if answer.__class__ is TakeBack:
+        return {"take_back": True}
     if isinstance(answer, Move):
         return {"move": [answer.verb, answer.card]}
     return {"items": list(answer)}
@@ -239,6 +246,8 @@ def answer_to_data(answer):
 
 def answer_from_data(value):
     """The answer `answer_to_data` made."""
+    if "take_back" in value:
+        return TAKE_BACK
     if "move" in value:
         verb, card = value["move"]
         return Move(verb, card)

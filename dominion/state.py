@@ -6,6 +6,7 @@ names; the *last* element of a deck or discard pile is its top card.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Final, NamedTuple, Optional
 
 from pyrsistent import PVector
@@ -53,6 +54,20 @@ class Move(NamedTuple):
 
     def __str__(self):
         return self.verb if self.card is None else f"{self.verb} {self.card}"
+
+
+@dataclass(frozen=True)
+class TakeBack:
+    """A record entry that takes back its seat's last answer (``undo.py``): not an answer to a
+    question, but it goes through `step` like one, so a record holding it replays exactly.
+    A class of its own (not a tuple) so that it never equals an answer, e.g. an empty
+    selection."""
+
+    def __str__(self):
+        return "take back"
+
+
+TAKE_BACK: Final = TakeBack()
 
 
 class Decision(NamedTuple):

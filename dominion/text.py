@@ -250,6 +250,8 @@ def render(event, player_names, style: str = ENGINE) -> str:
         return f"Turn {detail} - {full}"
     if kind == "game_over":
         return "The game has ended." if online else "The game is over."
+    if kind == "take_back":
+        return f"{who} takes back a move."
     if online:
         if kind == "cleanup":
             return ""
@@ -311,7 +313,7 @@ _VERBS = {
 }
 _GAIN_PLACES = {"hand": " into their hand", "deck": " onto their deck"}
 # Kinds whose int ``detail`` is not a count of hidden cards.
-_COUNT_DETAIL = ("turn", "discard_deck", "pass", "insert")
+_COUNT_DETAIL = ("turn", "discard_deck", "pass", "insert", "take_back")
 
 
 def describe_waiting(decision, player_names, hand_size: Optional[int] = None) -> str:

@@ -244,21 +244,25 @@ class Observation:
         return log
 
     def log_of(self, kinds: frozenset) -> tuple:
-        """(the events of `log` whose kind is in ``kinds``, the log's length): for a reader
-        that follows a few kinds of events, found without building the others (every event's
-        kind is public)."""
+        """(the events of `log` whose kind is in ``kinds``, the log's length, their indices in
+        the log): for a reader that follows a few kinds of events, found without building the
+        others (every event's kind is public)."""
         log = self._state.log
         n = len(log)
         start = max(0, self.log_from or 0)
         player = self.player
         out = []
+        at = []
+        index = start
         for e in (log[start:] if start else log):
             event: tuple = e   # (typed: the compiled loop reads its fields directly)
             if event[0] in kinds:
                 seen = event[3]
                 out.append(event if seen is None or player in seen
                            else visible_event(e, player))
-        return tuple(out), n
+                at.append(index)
+            index += 1
+        return tuple(out), n, tuple(at)
 
     def __getattr__(self, name):
         """Any other field: the whole `View`, built once."""

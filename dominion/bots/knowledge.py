@@ -20,6 +20,9 @@ from ..views import Observation
 PASS_EVENTS = ("pass",)
 # Every event that can change what a seat owns.
 OWNERSHIP_EVENTS = frozenset(("gain", "buy", "trash") + PASS_EVENTS)
+# The events `Holdings` reads: those, a take-back (which undoes what was counted from its
+# ``detail``, a log index, on) and a turn's start (no take-back reaches before it).
+READ_EVENTS = OWNERSHIP_EVENTS | frozenset(("take_back", "turn"))
 
 
 _STARTING_COUNTS: Final = dict(Counter(STARTING_DECK))
@@ -43,12 +46,15 @@ class Holdings:
     few percent of an Attack game's instructions where the bots count at every buy; `owned`
     shows them as Counters.
     """
-    __slots__ = ("counts", "log_from", "_scores")
+    __slots__ = ("counts", "log_from", "_scores", "_this_turn")
 
     def __init__(self, num_players: int):
         self.counts: list[dict[str, int]] = [dict(_STARTING_COUNTS) for _ in range(num_players)]
         self.log_from = 0
         self._scores: Optional[tuple] = None
+        # (log index, seat, card, +1 or -1) per count changed since the turn began: what a
+        # take-back may undo
+        self._this_turn: list = []
 
     @property
     def owned(self) -> list:
@@ -65,8 +71,8 @@ class Holdings:
     def observe(self, view) -> None:
         """Fold in the events of ``view.log`` that were not seen yet."""
         if type(view) is Observation and view.log_from == self.log_from:
-            events, self.log_from = view.log_of(OWNERSHIP_EVENTS)  # the same, found faster
-            self._fold(events)
+            events, self.log_from, at = view.log_of(READ_EVENTS)  # the same, found faster
+            self._fold(events, at)
             return
         log = view.log
         if not log:
@@ -75,16 +81,24 @@ class Holdings:
         end = start + len(log)
         if end <= self.log_from:
             return
-        skip = self.log_from - start
-        self._fold(log[skip:] if skip > 0 else log)
+        skip = max(self.log_from - start, 0)
+        self._fold(log[skip:] if skip > 0 else log, range(start + skip, end))
         self.log_from = end
 
-    def _fold(self, events) -> None:
+    def _fold(self, events, at) -> None:
+        """Count ``events``, whose log indices are ``at`` (in order)."""
         owned = self.counts
-        for e in events:
+        this_turn = self._this_turn
+        for e, index in zip(events, at):
             event: tuple = e   # (typed: the compiled loop reads its fields directly)
             kind: str = event[0]
-            if kind not in OWNERSHIP_EVENTS:  # most events (draws, plays, shuffles) move none
+            if kind not in READ_EVENTS:  # most events (draws, plays, shuffles) move none
+                continue
+            if kind == "turn":
+                this_turn.clear()
+                continue
+            if kind == "take_back":
+                self._take_back(int(str(event[4])))
                 continue
             cards: tuple = event[2]
             seat: int = event[1]
@@ -92,12 +106,14 @@ class Holdings:
             if kind == "gain" or kind == "buy":  # a buy is the gain of the bought card
                 for name in cards:
                     counts[name] = counts.get(name, 0) + 1
+                    this_turn.append((index, seat, name, 1))
                 self._scores = None
             elif kind == "trash":
                 if event[4] == FROM_SUPPLY:   # Lurker's: the card was nobody's
                     continue
                 for name in cards:
                     counts[name] = counts.get(name, 0) - 1
+                    this_turn.append((index, seat, name, -1))
                 self._scores = None
             elif kind in PASS_EVENTS and cards and isinstance(event[4], int):
                 receiver = owned[event[4]]
@@ -106,12 +122,23 @@ class Holdings:
                     receiver[name] = receiver.get(name, 0) + 1
                 self._scores = None
 
+    def _take_back(self, first: int) -> None:
+        """Undo what was counted from the log event ``first`` on (a take-back's ``detail``;
+        what an earlier take-back undid is no longer there)."""
+        this_turn = self._this_turn
+        while this_turn and this_turn[-1][0] >= first:
+            _, seat, name, change = this_turn.pop()
+            counts = self.counts[seat]
+            counts[name] = counts.get(name, 0) - change
+            self._scores = None
+
     def copy(self) -> "Holdings":
         """An independent copy (a search bot's rollouts start from what the seat has counted)."""
         other = Holdings(0)
         other.counts = [dict(c) for c in self.counts]
         other.log_from = self.log_from
         other._scores = self._scores
+        other._this_turn = list(self._this_turn)
         return other
 
     def count(self, seat: int, name: str) -> int:

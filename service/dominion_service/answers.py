@@ -264,6 +264,8 @@ class Answering:
             raise ServiceError(grpc.StatusCode.ABORTED,
                                f"decision {answer.sequence} is {when}; the pending decision "
                                f"is number {number}")
+        if answer.HasField("take_back"):
+            return _taken_back(game, state, seat)
         if decision.player != seat:
             raise ServiceError(grpc.StatusCode.FAILED_PRECONDITION,
                                f"decision {number} is for seat {decision.player} "
@@ -362,6 +364,20 @@ class Answering:
                 new = dominion.step(state, fallback.answer(decision, dominion.view(state, seat)),
                                     seat)
             await self.store_and_publish(game, new, seat)
+
+
+def _taken_back(game: Game, state: dominion.State, seat: int) -> dominion.State:
+    """The state after ``seat`` takes back its last answer (Undo), or FAILED_PRECONDITION
+    saying why not, changing nothing: the game's setting, then the engine's rule."""
+    if not game.undo:
+        raise ServiceError(grpc.StatusCode.FAILED_PRECONDITION,
+                           f"game {game.id} does not allow taking back a move (it was created "
+                           "with undo off)")
+    try:
+        return dominion.take_back(state, seat, game.previous)
+    except dominion.TakeBackRefusedError as e:
+        raise ServiceError(grpc.StatusCode.FAILED_PRECONDITION,
+                           f"nothing was taken back: {e}") from None
 
 
 def _position(state: dominion.State) -> tuple:

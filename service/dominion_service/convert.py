@@ -110,6 +110,8 @@ def answer_from_pb(decision: dominion.Decision, answer: pb.Answer):
     """The engine answer for ``decision`` carried by ``answer``; its legality is the engine's
     to judge (`dominion.step`), only its shape is checked here."""
     field = answer.WhichOneof("value")
+    if field == "take_back":   # whatever the question: it takes back the answer before it
+        return dominion.TAKE_BACK
     expected = _ANSWER_FIELD[decision.kind]
     if field is None:
         raise AnswerShapeError(f"the answer carries no value; this {decision.kind} decision "
@@ -129,7 +131,9 @@ def answer_to_pb(kind: str, answer, sequence: int) -> pb.Answer:
     """The wire form of an engine answer to a decision of ``kind`` (for game records)."""
     msg = pb.Answer(sequence=sequence)
     field = _ANSWER_FIELD[kind]
-    if field == "move":
+    if answer.__class__ is dominion.TakeBack:
+        msg.take_back.SetInParent()
+    elif field == "move":
         msg.move.CopyFrom(move_to_pb(answer))
     elif field == "options":
         msg.options.SetInParent()
@@ -226,11 +230,12 @@ def _player_to_bytes(key: tuple) -> bytes:
 
 def view_to_bytes(game_id: str, state: dominion.State, viewer: Optional[int], bots: tuple,
                   decision: Optional[bytes] = None,
-                  view: Optional[dominion.View] = None) -> bytes:
+                  view: Optional[dominion.View] = None, can_undo: bool = False) -> bytes:
     """What ``viewer`` (None: a spectator) may see of ``state``, without the log, as a
     serialized View. ``decision``: the pending decision serialized (`decision_to_bytes`) when
     the caller has made it already (it is the viewer's); ``view``: ``dominion.view(state,
-    viewer)`` when the caller has it."""
+    viewer)`` when the caller has it; ``can_undo``: the viewer may take back its last answer
+    (`table.Game.can_undo`)."""
     v = view if view is not None else dominion.view(state, viewer, log_from=None)
     sequence = dominion.decision_number(state)
     parts = [
@@ -253,14 +258,21 @@ def view_to_bytes(game_id: str, state: dominion.State, viewer: Optional[int], bo
     if v.decision is not None:
         parts.append(field(VIEW_DECISION, decision if decision is not None else
                            decision_to_bytes(v.decision, sequence)))
+    if can_undo:
+        parts.append(_CAN_UNDO)
     return b"".join(parts)
 
 
+_CAN_UNDO = pb.View(can_undo=True).SerializeToString()
+
+
 def view_to_pb(game_id: str, state: dominion.State, viewer: Optional[int], bots: tuple,
-               log_from: Optional[int], decision: Optional[bytes] = None) -> pb.View:
+               log_from: Optional[int], decision: Optional[bytes] = None,
+               can_undo: bool = False) -> pb.View:
     """What ``viewer`` (None: a spectator) may see of ``state``, with the log from ``log_from``
-    (None: no log). ``decision``: as for `view_to_bytes`."""
-    msg = pb.View.FromString(view_to_bytes(game_id, state, viewer, bots, decision))
+    (None: no log). ``decision``, ``can_undo``: as for `view_to_bytes`."""
+    msg = pb.View.FromString(view_to_bytes(game_id, state, viewer, bots, decision,
+                                           can_undo=can_undo))
     if log_from is not None:
         log = state.log
         names = state.config.players

@@ -316,7 +316,8 @@ class DominionService(pb_grpc.DominionServiceServicer):
                       for s, t in zip(request.seats, tokens))
         game_id = secrets.token_hex(8)
         created = time.time()
-        stored = StoredGame(game_id, state.config, seats, created, creator=creator)
+        undo = request.undo != pb.UNDO_SETTING_OFF   # the default: allowed (docs/service.md)
+        stored = StoredGame(game_id, state.config, seats, created, creator=creator, undo=undo)
         try:
             if self.sharing is not None:
                 await self.writer.call(self.storage.create_game, stored,
@@ -332,6 +333,7 @@ class DominionService(pb_grpc.DominionServiceServicer):
                                "again") from None
         game = Game(game_id, state, seats, created, creator, time.monotonic(),
                     self.search_seats.make_bot)
+        game.undo = undo
         self.table.playing[game_id] = game
         if self.sharing is not None:
             self.sharing.lease(game)
@@ -339,7 +341,7 @@ class DominionService(pb_grpc.DominionServiceServicer):
             await self.answering.play_bots(game)
         return pb.CreateGameResponse(
             game_id=game_id, kingdom=state.config.kingdom,
-            first_player=state.config.first_player,
+            first_player=state.config.first_player, undo_allowed=undo,
             seats=[pb.SeatToken(seat=i, name=names[i], bot=s.bot, token=t or "")
                    for i, (s, t) in enumerate(zip(request.seats, tokens))])
 
@@ -399,7 +401,8 @@ class DominionService(pb_grpc.DominionServiceServicer):
                 raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT,
                                    f"log_from {log_from} is past the log's end "
                                    f"({len(state.log)} events)")
-            view = view_to_pb(game.id, state, seat, game.bot_names, log_from)
+            view = view_to_pb(game.id, state, seat, game.bot_names, log_from,
+                              can_undo=not game.abandoned and game.can_undo(state, seat))
             return pb.GetViewResponse(view=abandoned_view(view) if game.abandoned else view)
         except ServiceError as e:
             await context.abort(e.code, e.message)
@@ -417,6 +420,24 @@ class DominionService(pb_grpc.DominionServiceServicer):
                 raise item.error
             sequence, over = item.after
             return pb.SubmitAnswerResponse(sequence=sequence, game_over=over)
+        except ServiceError as e:
+            await context.abort(e.code, e.message)
+
+    async def Undo(self, request, context):
+        """Take back the caller's last answer: a take-back entry on the one path of an answer
+        (`answers`), so it is checked, stored and published like one (the rule: the engine's
+        `dominion.take_back`; the game's setting: `Answering`)."""
+        try:
+            game = await self._game(request.game_id)
+            seat = self._seat(game, context, required=True)
+            answer = pb.Answer(take_back=pb.TakeBack())
+            if request.HasField("sequence"):
+                answer.sequence = request.sequence
+            item = Pending(game, seat, answer)
+            await asyncio.shield(self.answering.apply([item]))
+            if item.error is not None:
+                raise item.error
+            return pb.UndoResponse(sequence=item.after[0])
         except ServiceError as e:
             await context.abort(e.code, e.message)
 

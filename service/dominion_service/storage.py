@@ -52,6 +52,8 @@ class StoredGame(NamedTuple):
     answers: tuple = ()          # (seat, answer) in the engine's form, in order
     creator: str = ""            # the creating client's address (its limits hold on restart)
     abandoned: bool = False      # ended by the server: no answer came for too long
+    undo: bool = True            # its seats may take back a move (CreateGameRequest.undo);
+                                 # kept in the config's JSON as "undo": false when off
 
 
 class FinishedGame(NamedTuple):
@@ -174,17 +176,26 @@ def answer_from_json(text: str):
     return dominion.answer_from_data(json.loads(text))
 
 
-def config_to_json(config: dominion.Config) -> str:
-    return json.dumps({"players": list(config.players), "kingdom": list(config.kingdom),
-                       "seed": config.seed, "first_player": config.first_player,
-                       "always_ask": config.always_ask},
-                      separators=(",", ":"))
+def config_to_json(config: dominion.Config, undo: bool = True) -> str:
+    """A game's setup as stored: the engine's config, and the table's setting ``undo``
+    (written only when off, so that rows from before it existed read as before)."""
+    value = {"players": list(config.players), "kingdom": list(config.kingdom),
+             "seed": config.seed, "first_player": config.first_player,
+             "always_ask": config.always_ask}
+    if not undo:
+        value["undo"] = False
+    return json.dumps(value, separators=(",", ":"))
 
 
 def config_from_json(text: str) -> dominion.Config:
     value = json.loads(text)
     return dominion.Config(tuple(value["players"]), tuple(value["kingdom"]), value["seed"],
                            value["first_player"], value.get("always_ask", False))
+
+
+def undo_from_json(config: str) -> bool:
+    """The ``undo`` setting stored in a game's config JSON (`config_to_json`)."""
+    return json.loads(config).get("undo", True) is not False
 
 
 def _parse_game(config: str, seats: str) -> tuple:
@@ -213,7 +224,8 @@ def stored_game(game_id: str, config: str, seats: str, created: float, count: in
         answers = tuple((seat, answer_from_json(a)) for _, seat, a in answer_rows)
     except (ValueError, KeyError, TypeError) as e:
         return BrokenGame(game_id, f"a stored answer cannot be read ({e})")
-    return StoredGame(game_id, cfg, seat_records, created, answers, creator, bool(abandoned))
+    return StoredGame(game_id, cfg, seat_records, created, answers, creator, bool(abandoned),
+                      undo_from_json(config))
 
 
 def finished_game(game_id: str, config: str, seats: str, created: float, count: int,
@@ -245,6 +257,7 @@ _SQLITE_V1 = (
     """CREATE TABLE IF NOT EXISTS games (
         game_id TEXT PRIMARY KEY,
         config  TEXT NOT NULL,          -- JSON: players, kingdom, seed, first_player, always_ask
+                                        -- (and "undo": false for a game without take-backs)
         seats   TEXT NOT NULL,          -- JSON: [[bot, token_digest], ...]
         created REAL NOT NULL,
         answer_count INTEGER NOT NULL DEFAULT 0,   -- answers acknowledged (a record shorter
@@ -416,7 +429,7 @@ class SqliteStorage:
             self._conn.execute(
                 "INSERT INTO games (game_id, config, seats, created, answer_count, creator) "
                 "VALUES (?, ?, ?, ?, ?, ?)",
-                (game.game_id, config_to_json(game.config), seats_to_json(game.seats),
+                (game.game_id, config_to_json(game.config, game.undo), seats_to_json(game.seats),
                  game.created, len(game.answers), game.creator))
             self._conn.executemany(
                 "INSERT INTO answers VALUES (?, ?, ?, ?)",

@@ -336,7 +336,8 @@ class PostgresStorage:
                 check(games, mine, recent)
             conn.execute("INSERT INTO games (game_id, config, seats, created, answer_count, "
                          "creator) VALUES (%s, %s, %s, %s, %s, %s)",
-                         (game.game_id, config_to_json(game.config), seats_to_json(game.seats),
+                         (game.game_id, config_to_json(game.config, game.undo),
+                          seats_to_json(game.seats),
                           game.created, len(game.answers), game.creator))
             if any(seat.bot for seat in game.seats):   # its bots: played by this server
                 conn.execute(_NEW_LEASE, (game.game_id, self.owner, self.owner != ""))

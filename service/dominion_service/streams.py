@@ -312,7 +312,8 @@ class Streams:
                     wire = decision_to_bytes(decision, number)
                     update.MergeFromString(field(UPDATE_DECISION, field(
                         YOUR_DECISION_DECISION, wire) + field(YOUR_DECISION_VIEW, view_to_bytes(
-                            game.id, state, seat, game.bot_names, wire))))
+                            game.id, state, seat, game.bot_names, wire,
+                            can_undo=game.can_undo(state, seat)))))
                 waiting = dominion.public_decision(decision, names,
                                                    len(state.players[decision.player].hand))
                 if waiting != sent_waiting:
@@ -666,7 +667,7 @@ def _seat_updates(sp: SeatPlay, out: list, flush: bool = False) -> bool:
         view = dominion.view(state, seat)
         parts.append(field(UPDATE_DECISION, field(YOUR_DECISION_DECISION, wire) + field(
             YOUR_DECISION_VIEW, view_to_bytes(game.id, state, seat, game.bot_names, wire,
-                                              view))))
+                                              view, game.can_undo(state, seat)))))
         waiting = view.waiting
     else:
         waiting = dominion.public_decision(decision, names,

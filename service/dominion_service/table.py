@@ -114,12 +114,24 @@ class Game:
         self.behind = False
         self.refreshing = False
         self.last_use = now           # `time.monotonic()` of the last request for it
+        self.undo = True              # its seats may take back a move (CreateGameRequest.undo)
+        self.previous: Optional[dominion.State] = None   # the state before the current one
 
     def publish(self, state: dominion.State) -> None:
         """Make ``state`` current and wake every stream that follows the game."""
+        self.previous = self.state
         self.state = state
         for watcher in self.watchers:
             watcher.set()
+
+    def can_undo(self, state: dominion.State, seat: Optional[int]) -> bool:
+        """Whether ``seat`` may take back its last answer in ``state``: the game allows it and
+        the engine's rule does (`dominion.can_take_back`, spared a replay by the state before
+        the current one when ``state`` is current)."""
+        if not self.undo or seat is None:
+            return False
+        return dominion.can_take_back(state, seat,
+                                      self.previous if state is self.state else None)
 
     def seat_of_token(self, token: str) -> Optional[int]:
         digest = token_digest(token)
@@ -166,6 +178,7 @@ class GameTable:
             game = Game(g.game_id, state, g.seats, g.created, g.creator, time.monotonic(),
                         self.make_bot)
             game.abandoned = g.abandoned
+            game.undo = g.undo
             return game
         except Exception as e:  # a record this engine cannot replay, a bot it does not have
             self.report_broken(g.game_id, f"it cannot be replayed by this version: "

@@ -1357,3 +1357,136 @@ def test_the_lobby_hides_a_game_the_server_ended_as_abandoned(browser):
         expect(page.locator(f"#games tr[data-game='{left.game_id}']")).to_have_count(0)
         expect(page.locator("#abandoned")).to_contain_text("1 abandoned game")
         context.close()
+
+
+# --- taking back a move -------------------------------------------------------------------------
+
+def silver_left(page) -> str:
+    return page.locator("#supply .card.pile[data-card=Silver] .c-count").inner_text()
+
+
+def test_a_buy_is_undone_with_the_undo_control_and_coins_buys_and_the_pile_come_back(
+        server, browser):
+    with connect(server.target) as client:   # always_ask: the Buy phase is asked again after
+        game = client.create_game(["Ann", "Bob"], bots={1: "big-money"},   # the last buy
+                                  kingdom="First Game", seed=2, first_player=0, always_ask=True)
+    ctx = browser.new_context(viewport={"width": 1366, "height": 768})
+    page = ctx.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        page.goto(f"{server.web_url}#/game/{game.game_id}?token={game.tokens[0]}")
+        assert wait_for_question(page) == "turn"
+        assert page.locator("#undo").count() == 0   # nothing of Ann's to take back yet
+        page.locator(a_move("END_PHASE")).click()   # the Action phase; Treasures play alone
+        expect(page.locator("#log")).to_contain_text("Ann plays")
+        wait_for_question(page)
+        counters, pile = page.locator("#counters").inner_text(), silver_left(page)
+        sequence = page.locator("#question").get_attribute("data-sequence")
+        page.locator(a_move("BUY", "Silver")).click()
+        page.wait_for_function(f"() => document.querySelector('#question').dataset.sequence"
+                               f" !== '{sequence}'")
+        expect(page.locator("#counters")).not_to_have_text(counters)
+        assert silver_left(page) != pile
+        wait_for_question(page)
+        watcher = ctx.new_page()   # a spectator: the buy, then the take-back
+        watcher.goto(f"{server.web_url}#/game/{game.game_id}")
+        expect(watcher.locator("#log")).to_contain_text("Ann buys and gains a Silver.")
+        assert watcher.locator("#undo").count() == 0
+        expect(page.locator("#undo")).to_be_visible()
+        page.locator("#undo").click()
+        expect(page.locator("#counters")).to_have_text(counters)
+        assert silver_left(page) == pile
+        expect(page.locator("#log")).to_contain_text("Ann takes back a move.")
+        expect(watcher.locator("#log")).to_contain_text("Ann takes back a move.")
+        expect(watcher.locator("#supply .card.pile[data-card=Silver] .c-count")).to_have_text(
+            pile)   # the spectator's table read again
+        expect(page.locator(a_move("BUY", "Silver"))).to_be_visible()   # asked again
+        wait_for_question(page)
+        page.keyboard.press("u")   # the key: the Treasures played go back too
+        expect(page.locator(a_move("PLAY_TREASURES"))).to_be_visible()
+        assert not errors, errors
+    finally:
+        ctx.close()
+
+
+def test_after_playing_smithy_no_undo_is_offered(server, browser):
+    """Ann (driven through the API until Smithy is in her hand in her Action phase) plays it
+    on the page: it drew cards, so the page offers no Undo."""
+    from dominion import Move
+    with connect(server.target) as client:
+        game = client.create_game(["Ann", "Bob"], bots={1: "big-money"},
+                                  kingdom="First Game", seed=5, first_player=0)
+        seat = client.seat(game.game_id, game.tokens[0])
+        smithies = 0
+        for _ in range(200):
+            message = seat.view_message()
+            moves = seat.view().decision.moves
+            if Move("play", "Smithy") in moves:
+                break
+            move = next(m for m in (Move("play_treasures"), Move("buy", "Smithy") if not
+                                    smithies else None, Move("buy", "Silver"),
+                                    Move("end_phase")) if m in moves)
+            smithies += move == Move("buy", "Smithy")
+            seat.answer(message.decision, move)
+        else:
+            raise AssertionError("Smithy never came to Ann's hand")
+    ctx = browser.new_context(viewport={"width": 1366, "height": 768})
+    ctx.add_init_script(MANUAL_TREASURES)
+    page = ctx.new_page()
+    try:
+        page.goto(f"{server.web_url}#/game/{game.game_id}?token={game.tokens[0]}")
+        assert wait_for_question(page) == "turn"
+        page.locator(a_move("PLAY", "Smithy")).click()
+        expect(page.locator("#log")).to_contain_text("Ann plays a Smithy.")
+        wait_for_question(page)
+        expect(page.locator(a_move("PLAY_TREASURES"))).to_be_visible()   # the Buy phase
+        assert page.locator("#undo").count() == 0
+    finally:
+        ctx.close()
+
+
+def test_a_game_started_in_the_lobby_with_undo_unticked_does_not_allow_it(server, page):
+    page.goto(server.web_url)
+    expect(page.locator("#allow-undo")).to_be_checked()   # allowed unless unticked
+    page.locator("#allow-undo").uncheck()
+    page.locator("#create-game").click()
+    expect(page.locator("#status")).to_contain_text("You are Player 1")
+    (game,) = server.service.games.values()
+    assert not game.undo
+    wait_for_question(page)
+    assert page.locator("#undo").count() == 0
+
+
+def record_with_a_take_back(path) -> int:
+    """A records line (`dominion simulate --records`' form) of a whole game in which Ann
+    plays her Treasures and takes that back at her first Buy phase; the take-back's step."""
+    import dominion
+    from dominion.bots import make_bot
+    state = dominion.new_game(players=["Ann", "Bob"], kingdom="First Game", seed=2,
+                              first_player=0)
+    bots = [make_bot("big-money", 1), make_bot("big-money", 2)]
+    state = dominion.step(state, dominion.Move("play_treasures"), 0)
+    state = dominion.step(state, dominion.TAKE_BACK, 0)
+    while (d := dominion.pending(state)) is not None:
+        state = dominion.step(state, bots[d.player].answer(d, dominion.view(state, d.player)),
+                              d.player)
+    path.write_text(json.dumps(dominion.record_to_data(dominion.record(state), "over")) + "\n")
+    return 1
+
+
+def test_a_record_with_a_take_back_replays_in_the_viewer_and_says_the_take_back(
+        server, page, tmp_path):
+    record = tmp_path / "undo.jsonl"
+    step = record_with_a_take_back(record)
+    page.goto(server.web_url)
+    page.locator("#record-file").set_input_files(str(record))
+    page.locator("#open-record").click()
+    expect(page.locator("#replay-where")).to_contain_text("Step 0 of")
+    for _ in range(step):
+        page.keyboard.press("ArrowRight")
+    expect(page.locator("#replay-next")).to_contain_text("Ann takes back their last move")
+    page.keyboard.press("ArrowRight")
+    expect(page.locator("#log")).to_contain_text("Ann takes back a move.")
+    page.keyboard.press("End")
+    expect(page.locator("#replay-where")).to_contain_text("the game is over")

@@ -25,13 +25,14 @@ const ORDER_HINTS: Record<string, string> = {
   discard: "The last card you pick ends on top of your discard pile.",
   topdeck: "The first card you pick ends on top of your deck.",
 };
-// Keys that choose the question's controls in order (t, e, c, y and n have their own jobs).
-const CHOICE_KEYS = "1234567890abdfghijklmopqrsuvwxz";
+// Keys that choose the question's controls in order (t, e, c, u, y and n have their own jobs).
+const CHOICE_KEYS = "1234567890abdfghijklmopqrsvwxz";
 export const KEYS_HELP: [string, string][] = [
   ["1 … 9, 0, a, b, …", "the card or control marked with that key: play the card, buy " +
     "the pile, pick a card, choose"],
   ["t", "play all Treasures"], ["e", "end the phase (the Action phase, or your turn)"],
   ["c", "confirm the cards or options picked"],
+  ["u", "undo: take back your last move, when the page offers it"],
   ["y / n", "end the turn anyway / keep it, when the page asks"],
   ["Tab", "move between controls and cards (a card's text shows when it has focus)"],
   ["Esc", "close the card panel"], ["?", "show or hide this list"],
@@ -219,6 +220,24 @@ export class Table {
   // --- answering ------------------------------------------------------------------------------
 
   private async answer(value: AnswerValue): Promise<void> {
+    await this.send((d) => client.submitAnswer({ gameId: this.gameId,
+      answer: { sequence: d.sequence, value } }, { headers: seatHeaders(this.token) }));
+  }
+
+  /** Take back this seat's last answer (offered only when the view says it can be: nothing
+   * was revealed since, and the game allows it). The stream then brings the question again. */
+  private async undo(): Promise<void> {
+    await this.send(async (d) => {
+      await client.undo({ gameId: this.gameId, sequence: d.sequence },
+        { headers: seatHeaders(this.token) });
+      // The question asked again is not answered by itself: the player took that back.
+      this.autoFor = d.sequence + 1n;
+    });
+  }
+
+  /** Send what ``call`` sends about the pending decision (an answer, an Undo), one at a time:
+   * the decision is done with once the server took it; a refusal is said in words. */
+  private async send(call: (d: Decision) => Promise<unknown>): Promise<void> {
     const decision = this.decision;
     if (!decision || this.busy) return;
     this.busy = true;
@@ -226,8 +245,7 @@ export class Table {
     this.confirmingEnd = false;
     this.render();
     try {
-      await client.submitAnswer({ gameId: this.gameId,
-        answer: { sequence: decision.sequence, value } }, { headers: seatHeaders(this.token) });
+      await call(decision);
       if (this.floor <= decision.sequence) this.floor = decision.sequence + 1n;
       if (this.decision?.sequence === decision.sequence) this.decision = undefined;
     } catch (e) {
@@ -416,7 +434,8 @@ export class Table {
     // while the rest of the table follows the game.
     const key = JSON.stringify([v.gameOver, String(this.decision?.sequence), this.busy,
       this.picked, this.chosen, this.ordering, this.error, this.waiting?.text ?? "",
-      v.scores, v.winners, this.confirmingEnd, this.decks?.length ?? 0, this.settings],
+      v.scores, v.winners, this.confirmingEnd, this.decks?.length ?? 0, this.settings,
+      v.canUndo],
     (_, x) => (typeof x === "bigint" ? String(x) : x));
     if (key === this.questionKey) return;
     this.questionKey = key;
@@ -427,7 +446,15 @@ export class Table {
     if (v.gameOver) {
       parts.push(this.gameOver(v));
     } else if (this.decision) {
-      parts.push(...this.decisionControls(this.decision));
+      const controls = this.decisionControls(this.decision);
+      if (v.canUndo && !this.confirmingEnd) {
+        // Beside the last controls, so that the panel keeps its height.
+        const undo = this.undoControl(this.decision);
+        const last = controls[controls.length - 1];
+        if (last.classList.contains("moves")) last.append(undo);
+        else controls[controls.length - 1] = h("div", { class: "moves" }, last, undo);
+      }
+      parts.push(...controls);
     } else {
       parts.push(h("p", { id: "waiting" }, this.waiting?.text ?? "Waiting…"));
     }
@@ -451,6 +478,14 @@ export class Table {
         this.question.querySelector("a.primary, button:not([disabled]):not(.card)");
       ((same ?? first ?? this.question) as HTMLElement).focus({ preventScroll: true });
     }
+  }
+
+  /** "Undo", shown only when the server says this seat can take back its last move. */
+  private undoControl(d: Decision): HTMLElement {
+    return withKey(h("button", { type: "button", id: "undo", "data-focus": "q:undo",
+      "data-act": `undo:${d.sequence}`, disabled: this.busy,
+      title: "Take back your last move (it revealed nothing)",
+      onclick: () => void this.undo() }, "Undo"), "u");
   }
 
   private gameOver(v: View): HTMLElement {

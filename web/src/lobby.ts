@@ -6,7 +6,7 @@ import { h, replace } from "./dom";
 import { loadRecord, readRecordFile } from "./replay";
 import { create } from "@bufbuild/protobuf";
 import {
-  KingdomCardsSchema, RandomKingdomSchema,
+  KingdomCardsSchema, RandomKingdomSchema, UndoSetting,
   type Card, type CreateGameRequest, type GameSummary,
 } from "./gen/dominion/v1/dominion_pb";
 
@@ -98,6 +98,9 @@ export async function showLobby(root: HTMLElement): Promise<void> {
   preset.addEventListener("change", drawKingdom);
   drawKingdom();
 
+  // The game's setting for Undo (CreateGameRequest.undo): on unless unticked.
+  const allowUndo = h("input", { type: "checkbox", id: "allow-undo", checked: true }) as
+    HTMLInputElement;
   const startButton = h("button", { id: "create-game", class: "primary" }, "Start the game");
   const created = h("div", { id: "created" });
   startButton.addEventListener("click", async () => {
@@ -120,7 +123,8 @@ export async function showLobby(root: HTMLElement): Promise<void> {
           { cards: cardBoxes.filter((b) => b.checked).map((b) => b.value) }) };
     }
     try {
-      const game = await client.createGame({ seats, kingdom });
+      const game = await client.createGame({ seats, kingdom,
+        undo: allowUndo.checked ? UndoSetting.ALLOWED : UndoSetting.OFF });
       const people = game.seats.filter((s) => s.token);
       for (const s of people) {
         holdSeat({ gameId: game.gameId, seat: s.seat, name: s.name, token: s.token });
@@ -145,7 +149,10 @@ export async function showLobby(root: HTMLElement): Promise<void> {
     h("section", { class: "panel" }, h("h2", {}, "New game"),
       h("div", {}, h("label", { for: "seat-count" }, "Players: "), seatCount), seatRows,
       h("div", {}, h("label", { for: "kingdom-kind" }, "Kingdom: "), kingdomKind),
-      kingdomDetail, startButton, created),
+      kingdomDetail,
+      h("div", {}, allowUndo, h("label", { for: "allow-undo" },
+        " Players may take back a move (Undo) while it revealed nothing")),
+      startButton, created),
     h("section", { class: "panel" }, h("h2", {}, "Games on this server"), gamesTable),
     recordPanel());
   await listGames(gamesTable);

@@ -7,8 +7,8 @@ import { client, Code, ConnectError, inWords } from "./api";
 import { Board } from "./board";
 import { h, replace } from "./dom";
 import {
-  GetRecordResponseSchema, GetReplayRequestSchema, Verb, type GetRecordResponse,
-  type GetReplayResponse, type RecordedAnswer,
+  GetRecordResponseSchema, GetReplayRequestSchema, TakeBackSchema, Verb,
+  type GetRecordResponse, type GetReplayResponse, type RecordedAnswer,
 } from "./gen/dominion/v1/dominion_pb";
 import { endReason, NEVER, scoreTable } from "./game";
 
@@ -55,10 +55,11 @@ export function readRecordFile(text: string, line = 1): GetRecordResponse {
     answers: answers.map((entry, i) => {
       const [seat, a] = entry as [number, Record<string, unknown>];
       const move = a.move as [string, string | null] | undefined;
-      return { seat: Number(seat), answer: { sequence: BigInt(i), value: move
-        ? { case: "move" as const, value: { verb: Verb[String(move[0]).toUpperCase() as
+      return { seat: Number(seat), answer: { sequence: BigInt(i), value: a.take_back
+        ? { case: "takeBack" as const, value: create(TakeBackSchema) }
+        : move ? { case: "move" as const, value: { verb: Verb[String(move[0]).toUpperCase() as
           keyof typeof Verb] ?? Verb.UNSPECIFIED, card: move[1] ?? "" } }
-        : { case: "cards" as const, value: { cards: (a.items as string[]).map(String) } } } };
+          : { case: "cards" as const, value: { cards: (a.items as string[]).map(String) } } } };
     }),
   });
 }
@@ -296,6 +297,7 @@ export function describe(a: RecordedAnswer, names: string[]): string {
     case "cards": return `${who} picks ${v.value.cards.join(", ") || "no card"}`;
     case "options": return `${who} chooses ${v.value.options.join(", ") || "nothing"}`;
     case "order": return `${who} orders the cards ${v.value.cards.join(", ")} (top first)`;
+    case "takeBack": return `${who} takes back their last move`;
     default: return `${who} answers`;
   }
 }

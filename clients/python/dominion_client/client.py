@@ -396,11 +396,13 @@ class Client:
                     bots: Optional[Mapping[int, str]] = None,
                     kingdom: Union[None, str, Sequence[str]] = None,
                     sets: Optional[Sequence[str]] = None, seed: Optional[int] = None,
-                    first_player: Optional[int] = None, always_ask: bool = False) -> CreatedGame:
+                    first_player: Optional[int] = None, always_ask: bool = False,
+                    undo: bool = True) -> CreatedGame:
         """Create a game. ``players``: a count or the seat names. ``bots``: seat -> bot name
         for the seats the server plays. ``kingdom``: a recommended Kingdom's name, 10 card
         names, or ``"random"`` (from ``sets``); the server's default when None.
-        ``always_ask``: ask every question, even forced ones (README, "Hidden information")."""
+        ``always_ask``: ask every question, even forced ones (README, "Hidden information").
+        ``undo``: the seats may take back a move (`Seat.undo`)."""
         names = [""] * players if isinstance(players, int) else list(players)
         bots = bots or {}
         request = pb.CreateGameRequest(
@@ -419,6 +421,7 @@ class Client:
         if first_player is not None:
             request.first_player = first_player
         request.always_ask = always_ask
+        request.undo = pb.UNDO_SETTING_ALLOWED if undo else pb.UNDO_SETTING_OFF
         reply = self.stub.CreateGame(request)
         return CreatedGame(reply.game_id, {s.seat: s.token for s in reply.seats if s.token},
                            tuple(reply.kingdom), reply.first_player)
@@ -511,6 +514,12 @@ class Seat:
             if self.play is play:
                 self.play = None
             play.close()
+
+    def undo(self, sequence: int) -> pb.UndoResponse:
+        """Take back this seat's last answer (the Undo call); ``sequence``: the pending
+        decision's. A refusal raises grpc.RpcError (FAILED_PRECONDITION saying why)."""
+        return self.client.stub.Undo(pb.UndoRequest(game_id=self.game_id, sequence=sequence),
+                                     metadata=self.metadata)
 
     def answer(self, decision: Union[PendingDecision, pb.Decision], answer) -> \
             Optional[pb.SubmitAnswerResponse]:

@@ -22,6 +22,12 @@ class Phase(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     PHASE_BUY: _ClassVar[Phase]
     PHASE_CLEANUP: _ClassVar[Phase]
     PHASE_OVER: _ClassVar[Phase]
+
+class UndoSetting(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    UNDO_SETTING_UNSPECIFIED: _ClassVar[UndoSetting]
+    UNDO_SETTING_ALLOWED: _ClassVar[UndoSetting]
+    UNDO_SETTING_OFF: _ClassVar[UndoSetting]
 VERB_UNSPECIFIED: Verb
 VERB_PLAY: Verb
 VERB_PLAY_TREASURES: Verb
@@ -32,6 +38,9 @@ PHASE_ACTION: Phase
 PHASE_BUY: Phase
 PHASE_CLEANUP: Phase
 PHASE_OVER: Phase
+UNDO_SETTING_UNSPECIFIED: UndoSetting
+UNDO_SETTING_ALLOWED: UndoSetting
+UNDO_SETTING_OFF: UndoSetting
 
 class Card(_message.Message):
     __slots__ = ("name", "cost", "types", "set", "editions", "text", "coins", "vp", "plural")
@@ -118,7 +127,7 @@ class RandomKingdom(_message.Message):
     def __init__(self, sets: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class CreateGameRequest(_message.Message):
-    __slots__ = ("seats", "preset", "cards", "random", "seed", "first_player", "always_ask")
+    __slots__ = ("seats", "preset", "cards", "random", "seed", "first_player", "always_ask", "undo")
     SEATS_FIELD_NUMBER: _ClassVar[int]
     PRESET_FIELD_NUMBER: _ClassVar[int]
     CARDS_FIELD_NUMBER: _ClassVar[int]
@@ -126,6 +135,7 @@ class CreateGameRequest(_message.Message):
     SEED_FIELD_NUMBER: _ClassVar[int]
     FIRST_PLAYER_FIELD_NUMBER: _ClassVar[int]
     ALWAYS_ASK_FIELD_NUMBER: _ClassVar[int]
+    UNDO_FIELD_NUMBER: _ClassVar[int]
     seats: _containers.RepeatedCompositeFieldContainer[SeatSpec]
     preset: str
     cards: KingdomCards
@@ -133,7 +143,8 @@ class CreateGameRequest(_message.Message):
     seed: int
     first_player: int
     always_ask: bool
-    def __init__(self, seats: _Optional[_Iterable[_Union[SeatSpec, _Mapping]]] = ..., preset: _Optional[str] = ..., cards: _Optional[_Union[KingdomCards, _Mapping]] = ..., random: _Optional[_Union[RandomKingdom, _Mapping]] = ..., seed: _Optional[int] = ..., first_player: _Optional[int] = ..., always_ask: _Optional[bool] = ...) -> None: ...
+    undo: UndoSetting
+    def __init__(self, seats: _Optional[_Iterable[_Union[SeatSpec, _Mapping]]] = ..., preset: _Optional[str] = ..., cards: _Optional[_Union[KingdomCards, _Mapping]] = ..., random: _Optional[_Union[RandomKingdom, _Mapping]] = ..., seed: _Optional[int] = ..., first_player: _Optional[int] = ..., always_ask: _Optional[bool] = ..., undo: _Optional[_Union[UndoSetting, str]] = ...) -> None: ...
 
 class SeatToken(_message.Message):
     __slots__ = ("seat", "name", "bot", "token")
@@ -148,18 +159,20 @@ class SeatToken(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., name: _Optional[str] = ..., bot: _Optional[str] = ..., token: _Optional[str] = ...) -> None: ...
 
 class CreateGameResponse(_message.Message):
-    __slots__ = ("game_id", "seats", "kingdom", "first_player", "always_ask")
+    __slots__ = ("game_id", "seats", "kingdom", "first_player", "always_ask", "undo_allowed")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     SEATS_FIELD_NUMBER: _ClassVar[int]
     KINGDOM_FIELD_NUMBER: _ClassVar[int]
     FIRST_PLAYER_FIELD_NUMBER: _ClassVar[int]
     ALWAYS_ASK_FIELD_NUMBER: _ClassVar[int]
+    UNDO_ALLOWED_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     seats: _containers.RepeatedCompositeFieldContainer[SeatToken]
     kingdom: _containers.RepeatedScalarFieldContainer[str]
     first_player: int
     always_ask: bool
-    def __init__(self, game_id: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[SeatToken, _Mapping]]] = ..., kingdom: _Optional[_Iterable[str]] = ..., first_player: _Optional[int] = ..., always_ask: _Optional[bool] = ...) -> None: ...
+    undo_allowed: bool
+    def __init__(self, game_id: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[SeatToken, _Mapping]]] = ..., kingdom: _Optional[_Iterable[str]] = ..., first_player: _Optional[int] = ..., always_ask: _Optional[bool] = ..., undo_allowed: _Optional[bool] = ...) -> None: ...
 
 class GameSummary(_message.Message):
     __slots__ = ("game_id", "players", "bots", "kingdom", "game_over", "turn", "sequence", "waiting_for", "created", "abandoned")
@@ -288,18 +301,20 @@ class OptionList(_message.Message):
     def __init__(self, options: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class Answer(_message.Message):
-    __slots__ = ("sequence", "move", "cards", "options", "order")
+    __slots__ = ("sequence", "move", "cards", "options", "order", "take_back")
     SEQUENCE_FIELD_NUMBER: _ClassVar[int]
     MOVE_FIELD_NUMBER: _ClassVar[int]
     CARDS_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
     ORDER_FIELD_NUMBER: _ClassVar[int]
+    TAKE_BACK_FIELD_NUMBER: _ClassVar[int]
     sequence: int
     move: Move
     cards: CardList
     options: OptionList
     order: CardList
-    def __init__(self, sequence: _Optional[int] = ..., move: _Optional[_Union[Move, _Mapping]] = ..., cards: _Optional[_Union[CardList, _Mapping]] = ..., options: _Optional[_Union[OptionList, _Mapping]] = ..., order: _Optional[_Union[CardList, _Mapping]] = ...) -> None: ...
+    take_back: TakeBack
+    def __init__(self, sequence: _Optional[int] = ..., move: _Optional[_Union[Move, _Mapping]] = ..., cards: _Optional[_Union[CardList, _Mapping]] = ..., options: _Optional[_Union[OptionList, _Mapping]] = ..., order: _Optional[_Union[CardList, _Mapping]] = ..., take_back: _Optional[_Union[TakeBack, _Mapping]] = ...) -> None: ...
 
 class SubmitAnswerRequest(_message.Message):
     __slots__ = ("game_id", "answer")
@@ -398,7 +413,7 @@ class PlayerView(_message.Message):
     def __init__(self, seat: _Optional[int] = ..., name: _Optional[str] = ..., bot: _Optional[str] = ..., hand_visible: _Optional[bool] = ..., hand: _Optional[_Iterable[str]] = ..., hand_size: _Optional[int] = ..., deck_size: _Optional[int] = ..., discard_size: _Optional[int] = ..., discard_top: _Optional[str] = ..., in_play: _Optional[_Iterable[str]] = ..., aside: _Optional[_Iterable[str]] = ..., looking: _Optional[_Iterable[str]] = ..., looking_size: _Optional[int] = ..., turns_taken: _Optional[int] = ..., vp: _Optional[int] = ...) -> None: ...
 
 class View(_message.Message):
-    __slots__ = ("game_id", "viewer", "kingdom", "supply", "trash", "players", "current", "phase", "turn", "actions", "buys", "coins", "sequence", "waiting_for", "decision", "log", "game_over", "scores", "winners", "waiting")
+    __slots__ = ("game_id", "viewer", "kingdom", "supply", "trash", "players", "current", "phase", "turn", "actions", "buys", "coins", "sequence", "waiting_for", "decision", "log", "game_over", "scores", "winners", "waiting", "can_undo")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     VIEWER_FIELD_NUMBER: _ClassVar[int]
     KINGDOM_FIELD_NUMBER: _ClassVar[int]
@@ -419,6 +434,7 @@ class View(_message.Message):
     SCORES_FIELD_NUMBER: _ClassVar[int]
     WINNERS_FIELD_NUMBER: _ClassVar[int]
     WAITING_FIELD_NUMBER: _ClassVar[int]
+    CAN_UNDO_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     viewer: int
     kingdom: _containers.RepeatedScalarFieldContainer[str]
@@ -439,7 +455,8 @@ class View(_message.Message):
     scores: _containers.RepeatedScalarFieldContainer[int]
     winners: _containers.RepeatedScalarFieldContainer[int]
     waiting: PublicDecision
-    def __init__(self, game_id: _Optional[str] = ..., viewer: _Optional[int] = ..., kingdom: _Optional[_Iterable[str]] = ..., supply: _Optional[_Iterable[_Union[SupplyPile, _Mapping]]] = ..., trash: _Optional[_Iterable[str]] = ..., players: _Optional[_Iterable[_Union[PlayerView, _Mapping]]] = ..., current: _Optional[int] = ..., phase: _Optional[_Union[Phase, str]] = ..., turn: _Optional[int] = ..., actions: _Optional[int] = ..., buys: _Optional[int] = ..., coins: _Optional[int] = ..., sequence: _Optional[int] = ..., waiting_for: _Optional[int] = ..., decision: _Optional[_Union[Decision, _Mapping]] = ..., log: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., game_over: _Optional[bool] = ..., scores: _Optional[_Iterable[int]] = ..., winners: _Optional[_Iterable[int]] = ..., waiting: _Optional[_Union[PublicDecision, _Mapping]] = ...) -> None: ...
+    can_undo: bool
+    def __init__(self, game_id: _Optional[str] = ..., viewer: _Optional[int] = ..., kingdom: _Optional[_Iterable[str]] = ..., supply: _Optional[_Iterable[_Union[SupplyPile, _Mapping]]] = ..., trash: _Optional[_Iterable[str]] = ..., players: _Optional[_Iterable[_Union[PlayerView, _Mapping]]] = ..., current: _Optional[int] = ..., phase: _Optional[_Union[Phase, str]] = ..., turn: _Optional[int] = ..., actions: _Optional[int] = ..., buys: _Optional[int] = ..., coins: _Optional[int] = ..., sequence: _Optional[int] = ..., waiting_for: _Optional[int] = ..., decision: _Optional[_Union[Decision, _Mapping]] = ..., log: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., game_over: _Optional[bool] = ..., scores: _Optional[_Iterable[int]] = ..., winners: _Optional[_Iterable[int]] = ..., waiting: _Optional[_Union[PublicDecision, _Mapping]] = ..., can_undo: _Optional[bool] = ...) -> None: ...
 
 class GetViewRequest(_message.Message):
     __slots__ = ("game_id", "log_from")
@@ -694,3 +711,21 @@ class GetReplayResponse(_message.Message):
     decks: _containers.RepeatedCompositeFieldContainer[FinalDeck]
     log_length: int
     def __init__(self, view: _Optional[_Union[View, _Mapping]] = ..., step: _Optional[int] = ..., steps: _Optional[int] = ..., next: _Optional[_Union[RecordedAnswer, _Mapping]] = ..., decks: _Optional[_Iterable[_Union[FinalDeck, _Mapping]]] = ..., log_length: _Optional[int] = ...) -> None: ...
+
+class TakeBack(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class UndoRequest(_message.Message):
+    __slots__ = ("game_id", "sequence")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    SEQUENCE_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    sequence: int
+    def __init__(self, game_id: _Optional[str] = ..., sequence: _Optional[int] = ...) -> None: ...
+
+class UndoResponse(_message.Message):
+    __slots__ = ("sequence",)
+    SEQUENCE_FIELD_NUMBER: _ClassVar[int]
+    sequence: int
+    def __init__(self, sequence: _Optional[int] = ...) -> None: ...

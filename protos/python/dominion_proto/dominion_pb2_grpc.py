@@ -94,6 +94,11 @@ class DominionServiceStub:
                 request_serializer=dominion_dot_v1_dot_dominion__pb2.GetReplayRequest.SerializeToString,
                 response_deserializer=dominion_dot_v1_dot_dominion__pb2.GetReplayResponse.FromString,
                 _registered_method=True)
+        self.Undo = channel.unary_unary(
+                '/dominion.v1.DominionService/Undo',
+                request_serializer=dominion_dot_v1_dot_dominion__pb2.UndoRequest.SerializeToString,
+                response_deserializer=dominion_dot_v1_dot_dominion__pb2.UndoResponse.FromString,
+                _registered_method=True)
 
 
 class DominionServiceServicer:
@@ -221,6 +226,19 @@ class DominionServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Undo(self, request, context):
+        """Take back the caller's last answer (needs the seat token): allowed while the game waits for
+        the caller, the game allows it (CreateGameRequest.undo), and that answer revealed nothing
+        (no card drawn, revealed or looked at, no shuffle, no other seat's cards or question, no
+        Attack; View.can_undo says so). The game is then exactly as before that answer; the
+        record keeps the take-back as an entry (Answer.take_back) and the log gains a "take_back"
+        event ("Ann takes back a move."), so sequences and the log only grow. FAILED_PRECONDITION
+        saying why when not allowed (nothing changes); ABORTED for a stale sequence.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_DominionServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -283,6 +301,11 @@ def add_DominionServiceServicer_to_server(servicer, server):
                     servicer.GetReplay,
                     request_deserializer=dominion_dot_v1_dot_dominion__pb2.GetReplayRequest.FromString,
                     response_serializer=dominion_dot_v1_dot_dominion__pb2.GetReplayResponse.SerializeToString,
+            ),
+            'Undo': grpc.unary_unary_rpc_method_handler(
+                    servicer.Undo,
+                    request_deserializer=dominion_dot_v1_dot_dominion__pb2.UndoRequest.FromString,
+                    response_serializer=dominion_dot_v1_dot_dominion__pb2.UndoResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -609,6 +632,33 @@ class DominionService:
             '/dominion.v1.DominionService/GetReplay',
             dominion_dot_v1_dot_dominion__pb2.GetReplayRequest.SerializeToString,
             dominion_dot_v1_dot_dominion__pb2.GetReplayResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Undo(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/dominion.v1.DominionService/Undo',
+            dominion_dot_v1_dot_dominion__pb2.UndoRequest.SerializeToString,
+            dominion_dot_v1_dot_dominion__pb2.UndoResponse.FromString,
             options,
             channel_credentials,
             insecure,
