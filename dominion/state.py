@@ -55,6 +55,15 @@ class Move(NamedTuple):
         return self.verb if self.card is None else f"{self.verb} {self.card}"
 
 
+class Resign(NamedTuple):
+    """A seat's resignation: an answer any seat of a game not over may give at any time, out of
+    turn too (`game.step`). It ends the game; the resigning seat is among no winners
+    (`game.winners`). In the record it is the last answer, so a replay ends the same way."""
+
+
+RESIGN: Final = Resign()
+
+
 class Decision(NamedTuple):
     """The one question the game waits for.
 

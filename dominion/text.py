@@ -250,6 +250,8 @@ def render(event, player_names, style: str = ENGINE) -> str:
         return f"Turn {detail} - {full}"
     if kind == "game_over":
         return "The game has ended." if online else "The game is over."
+    if kind == "resign":
+        return f"{who} resigns."
     if online:
         if kind == "cleanup":
             return ""

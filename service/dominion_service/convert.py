@@ -110,6 +110,8 @@ def answer_from_pb(decision: dominion.Decision, answer: pb.Answer):
     """The engine answer for ``decision`` carried by ``answer``; its legality is the engine's
     to judge (`dominion.step`), only its shape is checked here."""
     field = answer.WhichOneof("value")
+    if field == "resign":   # to no decision: any seat, at any time
+        return dominion.RESIGN
     expected = _ANSWER_FIELD[decision.kind]
     if field is None:
         raise AnswerShapeError(f"the answer carries no value; this {decision.kind} decision "
@@ -128,6 +130,9 @@ def answer_from_pb(decision: dominion.Decision, answer: pb.Answer):
 def answer_to_pb(kind: str, answer, sequence: int) -> pb.Answer:
     """The wire form of an engine answer to a decision of ``kind`` (for game records)."""
     msg = pb.Answer(sequence=sequence)
+    if isinstance(answer, dominion.Resign):
+        msg.resign.SetInParent()
+        return msg
     field = _ANSWER_FIELD[kind]
     if field == "move":
         msg.move.CopyFrom(move_to_pb(answer))

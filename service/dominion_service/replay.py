@@ -135,6 +135,8 @@ def _answer(msg: pb.Answer, number: int):
         return tuple(msg.options.options)
     if field in ("cards", "order"):
         return tuple(getattr(msg, field).cards)
+    if field == "resign":
+        return dominion.RESIGN
     raise _invalid(f"answer {number} of the record carries no value")
 
 

@@ -1356,3 +1356,56 @@ def test_the_lobby_hides_a_game_the_server_ended_as_abandoned(browser):
         expect(page.locator(f"#games tr[data-game='{left.game_id}']")).to_have_count(0)
         expect(page.locator("#abandoned")).to_contain_text("1 abandoned game")
         context.close()
+
+
+# --- people: resign, chat, joining an open seat (issue 33) --------------------------------------
+
+def test_a_person_resigns_only_through_the_question_and_both_pages_say_who_resigned(
+        server, browser, axe_script):
+    """Bob resigns out of turn: a double click on "Resign" only opens and closes the question,
+    the button that resigns is held when it appears under a still pointer, "Keep playing"
+    keeps playing; "Yes, resign" ends the game, and both people's end screens say so. A
+    spectator has no Resign."""
+    with connect(server.target) as client:
+        game = client.create_game(["Ann", "Bob"], kingdom="First Game", seed=5, first_player=0)
+    ann, bob = browser.new_context(), browser.new_context()
+    try:
+        pages = {}
+        for seat, ctx in ((0, ann), (1, bob)):
+            pages[seat] = ctx.new_page()
+            pages[seat].goto(f"{server.web_url}#/game/{game.game_id}?token={game.tokens[seat]}")
+        ann_page, page = pages[0], pages[1]
+        expect(page.locator("#question")).to_have_attribute("data-kind", "wait")
+        summary = page.locator("#resign summary")
+        summary.dblclick()
+        expect(page.locator("#resign-confirm")).to_be_hidden()
+        summary.click()
+        assert axe_violations(page) == [], "the resign question"
+        box = page.locator("#resign-confirm").bounding_box()
+        page.locator("#resign-cancel").click()
+        expect(page.locator("#resign-confirm")).to_be_hidden()
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        page.mouse.move(x, y)          # the pointer rests where the button will appear
+        summary.focus()
+        page.keyboard.press("Enter")   # opened from the keyboard, under the still pointer
+        expect(page.locator("#resign-confirm")).to_be_visible()
+        hit = f"document.elementFromPoint({x}, {y}).id"
+        assert page.evaluate(hit) == "resign-confirm"   # on top, not clipped by the header
+        page.mouse.click(x, y)         # a stray click: held
+        page.wait_for_timeout(300)
+        expect(page.locator("#question")).to_have_attribute("data-kind", "wait")
+        page.mouse.move(1, 1)
+        page.locator("#resign-confirm").click()   # aimed at: taken
+        for p in (page, ann_page):
+            expect(p.locator("#question")).to_have_attribute("data-kind", "over")
+            expect(p.locator("#end-reason")).to_have_text("Bob resigned.")
+            expect(p.locator("#winners")).to_have_text("Ann wins.")
+            expect(p.locator("#log")).to_contain_text("Bob resigns.")
+            expect(p.locator("#resign")).to_be_hidden()
+        watcher = bob.new_page()
+        watcher.goto(f"{server.web_url}#/game/{game.game_id}")
+        expect(watcher.locator("#end-reason")).to_have_text("Bob resigned.")
+        expect(watcher.locator("#resign")).to_have_count(0)
+    finally:
+        ann.close()
+        bob.close()

@@ -192,7 +192,8 @@ export class Board {
       if (Number(event.index) < this.logCount) continue;
       this.logCount = Number(event.index) + 1;
       this.log.append(h("li", { class: `event ${event.kind} ${this.seatClass(event.player)}`,
-        "data-index": event.index }, this.catalog.words(event.text)));
+        "data-index": event.index, "data-player": event.player },
+      this.catalog.words(event.text)));
     }
     this.followLog();
   }
@@ -211,7 +212,13 @@ export class Board {
     return turns.length ? (turns[turns.length - 1].textContent ?? "") : "";
   }
 
-  get logLength(): number {
+  /** The name of the player whose resignation ended the game, when the log holds it. */
+  resigned(v: View): string | undefined {
+    const line = this.log.querySelector<HTMLElement>("li.resign");
+    return line ? v.players[Number(line.dataset.player)]?.name : undefined;
+  }
+
+    get logLength(): number {
     return this.logCount;
   }
 }

@@ -6,12 +6,14 @@
 // and holding it, or moving to it with Tab shows its face. No stray moves: a click on a
 // control that just appeared under a still pointer is held (steady.ts).
 import { create, toJsonString } from "@bufbuild/protobuf";
-import { client, inWords, saveSettings, seatHeaders, settings, type Settings } from "./api";
+import { client, Code, ConnectError, inWords, saveSettings, seatHeaders, settings,
+  type Settings } from "./api";
 import { Board, countedFaces } from "./board";
 import { Steady } from "./steady";
 import { counted, h, replace, withKey } from "./dom";
 import {
-  CardListSchema, GetRecordResponseSchema, MoveSchema, OptionListSchema, Phase, Verb,
+  CardListSchema, GetRecordResponseSchema, MoveSchema, OptionListSchema, Phase, ResignSchema,
+  Verb,
   type Answer, type Decision, type Event, type FinalDeck, type Move, type PublicDecision,
   type StreamEventsResponse, type View,
 } from "./gen/dominion/v1/dominion_pb";
@@ -74,6 +76,7 @@ export class Table {
   private readonly question = h("section", { id: "question", class: "panel", tabindex: "-1",
     "aria-label": "Your decision" });
   private readonly onKey = (e: KeyboardEvent) => this.key(e);
+  private resignBox?: HTMLDetailsElement; // a seat's "Resign" question (none for a spectator)
 
   constructor(private root: HTMLElement, private gameId: string, private token?: string) {}
 
@@ -85,7 +88,7 @@ export class Table {
         { headers: seatHeaders(this.token) })).view;
       this.board.layout(this.root, this.question, this.banner);
       this.board.status.append(h("a", { href: "#/", class: "home" }, "Lobby"), this.statusLine,
-        this.settingsPanel(), keysPanel());
+        this.settingsPanel(), ...(this.token ? [this.resignPanel()] : []), keysPanel());
       this.addEvents(view?.log ?? []);
       this.setView(view);
       this.settings = settings(this.player);
@@ -352,6 +355,7 @@ export class Table {
       act: (verb, card) => this.move(verb === "PLAY" ? Verb.PLAY : Verb.BUY, card) });
     this.renderQuestion(v);
     signalTurn(v.gameOver ? "Game over" : this.decision ? "Your move" : "");
+    if (this.resignBox) this.resignBox.hidden = v.gameOver;
     replace(this.banner, this.connection ? h("p", { class: "banner" }, this.connection) : null);
     this.steady.note(this.root);
     if (v.gameOver && !this.decksAsked) void this.loadDecks();
@@ -411,6 +415,46 @@ export class Table {
         h("p", { class: "small" }, "Kept in this browser for each player.")));
   }
 
+  /** Resign, behind a question: the summary only opens it, and the button that resigns
+   * stands elsewhere, held like every acting control when it has just appeared under a
+   * still pointer (steady.ts), so no stray click resigns. */
+  private resignPanel(): HTMLElement {
+    const box = this.resignBox = h("details", { id: "resign" }, h("summary", {}, "Resign"),
+      h("div", { class: "popup" },
+        h("p", {}, "Resign this game? You lose it, and it ends now for everyone at the table."),
+        h("button", { type: "button", id: "resign-confirm", class: "danger", "data-act": "resign",
+          onclick: () => void this.resign() }, "Yes, resign"),
+        h("button", { type: "button", id: "resign-cancel",
+          onclick: () => { box.open = false; } }, "Keep playing"))) as HTMLDetailsElement;
+    box.addEventListener("toggle", () => this.steady.note(this.root));
+    return box;
+  }
+
+  /** Send the resignation for the decision pending now (any seat's: a resignation may come
+   * out of turn); when an answer slipped in first (ABORTED), read the table and send again. */
+  private async resign(): Promise<void> {
+    for (let attempt = 0; attempt < 3 && !this.view?.gameOver; attempt++) {
+      try {
+        await client.submitAnswer({ gameId: this.gameId, answer: {
+          sequence: this.view?.sequence ?? 0n,
+          value: { case: "resign", value: create(ResignSchema) } } },
+        { headers: seatHeaders(this.token) });
+        if (this.resignBox) this.resignBox.open = false;
+        await this.readView();
+        return;
+      } catch (e) {
+        if (e instanceof ConnectError && e.code === Code.Aborted) {
+          await this.readView().catch(() => undefined);
+          continue;
+        }
+        const said = inWords(e);
+        this.error = said.text;
+        this.render();
+        return;
+      }
+    }
+  }
+
   private renderQuestion(v: View): void {
     // Drawn again only when what it shows changed: a control under the pointer stays put
     // while the rest of the table follows the game.
@@ -462,7 +506,7 @@ export class Table {
       (v.viewer === undefined ? "" : `?seat=${v.viewer}`);
     return h("div", { id: "game-over" }, h("h2", {}, "Game over"),
       h("p", { id: "winners" }, `${winners} ${v.winners.length > 1 ? "share the win" : "wins"}.`),
-      h("p", { id: "end-reason" }, endReason(v)),
+      h("p", { id: "end-reason" }, endReason(v, this.board?.resigned(v))),
       scoreTable(this.board!, v, order.map((p) => p.seat), this.decks),
       h("a", { href: replay, class: "primary", id: "watch-replay" }, "Watch the replay"),
       h("button", { type: "button", id: "download-record",
@@ -691,9 +735,11 @@ export function forcedAnswer(d: Decision): string[] | undefined {
   return undefined;
 }
 
-/** Why the game ended, as the rulebook says it: the Province pile is empty, or three Supply
- * piles are (named, with any more that emptied). */
-export function endReason(v: View): string {
+/** Why the game ended: a player resigned (``resigned``: their name), or as the rulebook
+ * says it: the Province pile is empty, or three Supply piles are (named, with any more that
+ * emptied). */
+export function endReason(v: View, resigned?: string): string {
+  if (resigned) return `${resigned} resigned.`;
   if (v.supply.some((p) => p.name === "Province" && p.count === 0)) {
     return "The game ended because the Provinces are gone.";
   }

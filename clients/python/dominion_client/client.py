@@ -529,6 +529,15 @@ class Seat:
         return self.client.stub.SubmitAnswer(
             pb.SubmitAnswerRequest(game_id=self.game_id, answer=msg), metadata=self.metadata)
 
+    def resign(self) -> pb.SubmitAnswerResponse:
+        """Resign this seat's game now, whoever is to answer (Answer.resign, named for the
+        decision pending as the server last said). ABORTED (grpc.RpcError) when an answer
+        came in between: call it again."""
+        sequence = self.view_message().sequence
+        return self.client.stub.SubmitAnswer(
+            pb.SubmitAnswerRequest(game_id=self.game_id, answer=pb.Answer(
+                sequence=sequence, resign=pb.Resign())), metadata=self.metadata)
+
 
 class DecisionTracker:
     """Turns a seat's stream updates (StreamEvents' or Play's) into `PendingDecision` values,

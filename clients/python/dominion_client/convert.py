@@ -160,6 +160,8 @@ def answer_from_pb(msg: pb.Answer):
         return tuple(msg.options.options)
     if field in ("cards", "order"):
         return tuple(getattr(msg, field).cards)
+    if field == "resign":
+        return dominion.RESIGN
     raise ValueError("the answer carries no value")
 
 

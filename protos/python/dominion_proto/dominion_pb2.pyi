@@ -288,18 +288,20 @@ class OptionList(_message.Message):
     def __init__(self, options: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class Answer(_message.Message):
-    __slots__ = ("sequence", "move", "cards", "options", "order")
+    __slots__ = ("sequence", "move", "cards", "options", "order", "resign")
     SEQUENCE_FIELD_NUMBER: _ClassVar[int]
     MOVE_FIELD_NUMBER: _ClassVar[int]
     CARDS_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
     ORDER_FIELD_NUMBER: _ClassVar[int]
+    RESIGN_FIELD_NUMBER: _ClassVar[int]
     sequence: int
     move: Move
     cards: CardList
     options: OptionList
     order: CardList
-    def __init__(self, sequence: _Optional[int] = ..., move: _Optional[_Union[Move, _Mapping]] = ..., cards: _Optional[_Union[CardList, _Mapping]] = ..., options: _Optional[_Union[OptionList, _Mapping]] = ..., order: _Optional[_Union[CardList, _Mapping]] = ...) -> None: ...
+    resign: Resign
+    def __init__(self, sequence: _Optional[int] = ..., move: _Optional[_Union[Move, _Mapping]] = ..., cards: _Optional[_Union[CardList, _Mapping]] = ..., options: _Optional[_Union[OptionList, _Mapping]] = ..., order: _Optional[_Union[CardList, _Mapping]] = ..., resign: _Optional[_Union[Resign, _Mapping]] = ...) -> None: ...
 
 class SubmitAnswerRequest(_message.Message):
     __slots__ = ("game_id", "answer")
@@ -694,3 +696,7 @@ class GetReplayResponse(_message.Message):
     decks: _containers.RepeatedCompositeFieldContainer[FinalDeck]
     log_length: int
     def __init__(self, view: _Optional[_Union[View, _Mapping]] = ..., step: _Optional[int] = ..., steps: _Optional[int] = ..., next: _Optional[_Union[RecordedAnswer, _Mapping]] = ..., decks: _Optional[_Iterable[_Union[FinalDeck, _Mapping]]] = ..., log_length: _Optional[int] = ...) -> None: ...
+
+class Resign(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
