@@ -241,6 +241,22 @@ def resign(state: State, player: Any) -> State:
     return w.freeze()
 
 
+def rename(state: State, seat: Any, name: Any) -> State:
+    """The game with ``seat`` named ``name``. Names are words for people only (the rules, the
+    shuffles and the bots never read them), so the game goes on as it would have, and its
+    record, with the new name in its config, replays to it (a question asked before keeps the
+    words it was asked with). A server names a seat that a person takes once the game has
+    begun."""
+    players = state.config.players
+    if type(seat) is not int or not 0 <= seat < len(players):
+        raise InvalidConfigError(f"a seat is a number from 0 to {len(players) - 1}, not "
+                                 f"{_quote(seat)}")
+    if type(name) is not str or not name:
+        raise InvalidConfigError(f"a seat's name is a non-empty string, not {_quote(name)}")
+    config = state.config._replace(players=players[:seat] + (name,) + players[seat + 1:])
+    return state._replace(config=config)
+
+
 def resigned(state: State) -> Optional[int]:
     """The seat whose resignation ended the game, or None."""
     answers = state.answers

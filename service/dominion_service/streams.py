@@ -268,6 +268,8 @@ class Streams:
                     await context.abort(grpc.StatusCode.FAILED_PRECONDITION,
                                         abandoned_message(game))
                 state = game.state
+                if state.config.players is not names:   # a seat taken with a new name
+                    names, sent_waiting = state.config.players, None   # (JoinGame): said again
                 if play is not None and play.applying and dominion.pending(state) is None:
                     await wake.wait()   # the outcome of an answer in flight goes before the end
                     continue

@@ -1409,3 +1409,39 @@ def test_a_person_resigns_only_through_the_question_and_both_pages_say_who_resig
     finally:
         ann.close()
         bob.close()
+
+
+def test_a_second_person_takes_an_open_seat_from_the_lobby_and_it_cannot_be_taken_twice(
+        server, browser, axe_script):
+    """Ann leaves seat 2 open; Bob, in the lobby, gives his name and joins; Cid's lobby, read
+    before that, offers the seat too, and his join is refused in words; the seat is Bob's."""
+    ann, bob, cid = browser.new_context(), browser.new_context(), browser.new_context()
+    try:
+        page = ann.new_page()
+        page.goto(server.web_url)
+        page.locator("#your-name").fill("Ann")
+        page.locator("#seat-1").select_option(" open")
+        page.locator("#create-game").click()
+        expect(page.locator("#status")).to_contain_text("You are Ann")
+        game_id = re.search(r"#/game/([^?]+)", page.url).group(1)
+        late = cid.new_page()
+        late.goto(server.web_url)
+        row = f"#games tr[data-game='{game_id}']"
+        expect(late.locator(f"{row} button.join")).to_have_text("join as seat 2")
+        bobs = bob.new_page()
+        bobs.goto(server.web_url)
+        expect(bobs.locator(row)).to_contain_text("Player 2 (open)")
+        assert axe_violations(bobs) == [], "the lobby with an open seat"
+        bobs.locator(f"{row} .join-name").fill("Bob")
+        bobs.locator(f"{row} button.join").click()
+        expect(bobs.locator("#status")).to_contain_text("You are Bob")
+        expect(page.locator("#players")).to_contain_text("Bob")
+        late.locator(f"{row} .join-name").fill("Cid")
+        late.locator(f"{row} button.join").click()
+        expect(late.locator("#lobby-error")).to_contain_text("a person holds it already")
+        late.reload()
+        expect(late.locator(row)).to_contain_text("Ann, Bob")
+        expect(late.locator(f"{row} button.join")).to_have_count(0)
+    finally:
+        for ctx in (ann, bob, cid):
+            ctx.close()

@@ -396,15 +396,18 @@ class Client:
                     bots: Optional[Mapping[int, str]] = None,
                     kingdom: Union[None, str, Sequence[str]] = None,
                     sets: Optional[Sequence[str]] = None, seed: Optional[int] = None,
-                    first_player: Optional[int] = None, always_ask: bool = False) -> CreatedGame:
+                    first_player: Optional[int] = None, always_ask: bool = False,
+                    open_seats: Sequence[int] = ()) -> CreatedGame:
         """Create a game. ``players``: a count or the seat names. ``bots``: seat -> bot name
-        for the seats the server plays. ``kingdom``: a recommended Kingdom's name, 10 card
+        for the seats the server plays. ``open_seats``: people's seats handed out later, by
+        `join` (no token now). ``kingdom``: a recommended Kingdom's name, 10 card
         names, or ``"random"`` (from ``sets``); the server's default when None.
         ``always_ask``: ask every question, even forced ones (README, "Hidden information")."""
         names = [""] * players if isinstance(players, int) else list(players)
         bots = bots or {}
         request = pb.CreateGameRequest(
-            seats=[pb.SeatSpec(name=n, bot=bots.get(i, "")) for i, n in enumerate(names)])
+            seats=[pb.SeatSpec(name=n, bot=bots.get(i, ""), open=i in open_seats)
+                   for i, n in enumerate(names)])
         if isinstance(kingdom, str) and kingdom.lower() == "random":
             request.random.SetInParent()
             request.random.sets.extend(sets or ())
@@ -426,6 +429,12 @@ class Client:
     def seat(self, game_id: str, token: str) -> "Seat":
         """Act for the seat whose token this is."""
         return Seat(self, game_id, token)
+
+    def join(self, game_id: str, seat: int, name: str = "") -> "Seat":
+        """Take an open seat of a game (JoinGame), named ``name``; FAILED_PRECONDITION
+        (grpc.RpcError) when it is not open (taken first, ...)."""
+        reply = self.stub.JoinGame(pb.JoinGameRequest(game_id=game_id, seat=seat, name=name))
+        return Seat(self, game_id, reply.seat.token)
 
     def spectate(self, game_id: str) -> "Seat":
         """Follow a game with no seat: public facts only."""

@@ -53,6 +53,9 @@ class DominionService(Protocol):
     async def get_replay(self, request: dominion_dot_v1_dot_dominion__pb2.GetReplayRequest, ctx: RequestContext) -> dominion_dot_v1_dot_dominion__pb2.GetReplayResponse:
         raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
 
+    async def join_game(self, request: dominion_dot_v1_dot_dominion__pb2.JoinGameRequest, ctx: RequestContext) -> dominion_dot_v1_dot_dominion__pb2.JoinGameResponse:
+        raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
+
 
 class DominionServiceASGIApplication(ConnectASGIApplication[DominionService]):
     def __init__(self, service: DominionService | AsyncGenerator[DominionService], *, interceptors: Iterable[Interceptor]=(), read_max_bytes: int | None = None, compressions: Iterable[Compression] | None = None) -> None:
@@ -178,6 +181,16 @@ class DominionServiceASGIApplication(ConnectASGIApplication[DominionService]):
                         idempotency_level=IdempotencyLevel.UNKNOWN,
                     ),
                     function=svc.get_replay,
+                ),
+                "/dominion.v1.DominionService/JoinGame": Endpoint.unary(
+                    method=MethodInfo(
+                        name="JoinGame",
+                        service_name="dominion.v1.DominionService",
+                        input=dominion_dot_v1_dot_dominion__pb2.JoinGameRequest,
+                        output=dominion_dot_v1_dot_dominion__pb2.JoinGameResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                    ),
+                    function=svc.join_game,
                 ),
             },
             interceptors=interceptors,
@@ -432,6 +445,26 @@ class DominionServiceClient(ConnectClient):
             timeout_ms=timeout_ms,
         )
 
+    async def join_game(
+        self,
+        request: dominion_dot_v1_dot_dominion__pb2.JoinGameRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None,
+        timeout_ms: int | None = None,
+    ) -> dominion_dot_v1_dot_dominion__pb2.JoinGameResponse:
+        return await self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="JoinGame",
+                service_name="dominion.v1.DominionService",
+                input=dominion_dot_v1_dot_dominion__pb2.JoinGameRequest,
+                output=dominion_dot_v1_dot_dominion__pb2.JoinGameResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+
 
 class DominionServiceSync(Protocol):
     def list_cards(self, request: dominion_dot_v1_dot_dominion__pb2.ListCardsRequest, ctx: RequestContext) -> dominion_dot_v1_dot_dominion__pb2.ListCardsResponse:
@@ -457,6 +490,8 @@ class DominionServiceSync(Protocol):
     def get_record(self, request: dominion_dot_v1_dot_dominion__pb2.GetRecordRequest, ctx: RequestContext) -> dominion_dot_v1_dot_dominion__pb2.GetRecordResponse:
         raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
     def get_replay(self, request: dominion_dot_v1_dot_dominion__pb2.GetReplayRequest, ctx: RequestContext) -> dominion_dot_v1_dot_dominion__pb2.GetReplayResponse:
+        raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
+    def join_game(self, request: dominion_dot_v1_dot_dominion__pb2.JoinGameRequest, ctx: RequestContext) -> dominion_dot_v1_dot_dominion__pb2.JoinGameResponse:
         raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
 
 
@@ -583,6 +618,16 @@ class DominionServiceWSGIApplication(ConnectWSGIApplication):
                         idempotency_level=IdempotencyLevel.UNKNOWN,
                     ),
                     function=service.get_replay,
+                ),
+                "/dominion.v1.DominionService/JoinGame": EndpointSync.unary(
+                    method=MethodInfo(
+                        name="JoinGame",
+                        service_name="dominion.v1.DominionService",
+                        input=dominion_dot_v1_dot_dominion__pb2.JoinGameRequest,
+                        output=dominion_dot_v1_dot_dominion__pb2.JoinGameResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                    ),
+                    function=service.join_game,
                 ),
             },
             interceptors=interceptors,
@@ -831,6 +876,26 @@ class DominionServiceClientSync(ConnectClientSync):
                 service_name="dominion.v1.DominionService",
                 input=dominion_dot_v1_dot_dominion__pb2.GetReplayRequest,
                 output=dominion_dot_v1_dot_dominion__pb2.GetReplayResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+
+    def join_game(
+        self,
+        request: dominion_dot_v1_dot_dominion__pb2.JoinGameRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None,
+        timeout_ms: int | None = None,
+    ) -> dominion_dot_v1_dot_dominion__pb2.JoinGameResponse:
+        return self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="JoinGame",
+                service_name="dominion.v1.DominionService",
+                input=dominion_dot_v1_dot_dominion__pb2.JoinGameRequest,
+                output=dominion_dot_v1_dot_dominion__pb2.JoinGameResponse,
                 idempotency_level=IdempotencyLevel.UNKNOWN,
             ),
             headers=headers,

@@ -98,12 +98,14 @@ class ListBotsResponse(_message.Message):
     def __init__(self, bots: _Optional[_Iterable[str]] = ..., descriptions: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class SeatSpec(_message.Message):
-    __slots__ = ("name", "bot")
+    __slots__ = ("name", "bot", "open")
     NAME_FIELD_NUMBER: _ClassVar[int]
     BOT_FIELD_NUMBER: _ClassVar[int]
+    OPEN_FIELD_NUMBER: _ClassVar[int]
     name: str
     bot: str
-    def __init__(self, name: _Optional[str] = ..., bot: _Optional[str] = ...) -> None: ...
+    open: bool
+    def __init__(self, name: _Optional[str] = ..., bot: _Optional[str] = ..., open: _Optional[bool] = ...) -> None: ...
 
 class KingdomCards(_message.Message):
     __slots__ = ("cards",)
@@ -136,16 +138,18 @@ class CreateGameRequest(_message.Message):
     def __init__(self, seats: _Optional[_Iterable[_Union[SeatSpec, _Mapping]]] = ..., preset: _Optional[str] = ..., cards: _Optional[_Union[KingdomCards, _Mapping]] = ..., random: _Optional[_Union[RandomKingdom, _Mapping]] = ..., seed: _Optional[int] = ..., first_player: _Optional[int] = ..., always_ask: _Optional[bool] = ...) -> None: ...
 
 class SeatToken(_message.Message):
-    __slots__ = ("seat", "name", "bot", "token")
+    __slots__ = ("seat", "name", "bot", "token", "open")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     BOT_FIELD_NUMBER: _ClassVar[int]
     TOKEN_FIELD_NUMBER: _ClassVar[int]
+    OPEN_FIELD_NUMBER: _ClassVar[int]
     seat: int
     name: str
     bot: str
     token: str
-    def __init__(self, seat: _Optional[int] = ..., name: _Optional[str] = ..., bot: _Optional[str] = ..., token: _Optional[str] = ...) -> None: ...
+    open: bool
+    def __init__(self, seat: _Optional[int] = ..., name: _Optional[str] = ..., bot: _Optional[str] = ..., token: _Optional[str] = ..., open: _Optional[bool] = ...) -> None: ...
 
 class CreateGameResponse(_message.Message):
     __slots__ = ("game_id", "seats", "kingdom", "first_player", "always_ask")
@@ -162,7 +166,7 @@ class CreateGameResponse(_message.Message):
     def __init__(self, game_id: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[SeatToken, _Mapping]]] = ..., kingdom: _Optional[_Iterable[str]] = ..., first_player: _Optional[int] = ..., always_ask: _Optional[bool] = ...) -> None: ...
 
 class GameSummary(_message.Message):
-    __slots__ = ("game_id", "players", "bots", "kingdom", "game_over", "turn", "sequence", "waiting_for", "created", "abandoned")
+    __slots__ = ("game_id", "players", "bots", "kingdom", "game_over", "turn", "sequence", "waiting_for", "created", "abandoned", "open_seats")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     BOTS_FIELD_NUMBER: _ClassVar[int]
@@ -173,6 +177,7 @@ class GameSummary(_message.Message):
     WAITING_FOR_FIELD_NUMBER: _ClassVar[int]
     CREATED_FIELD_NUMBER: _ClassVar[int]
     ABANDONED_FIELD_NUMBER: _ClassVar[int]
+    OPEN_SEATS_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     players: _containers.RepeatedScalarFieldContainer[str]
     bots: _containers.RepeatedScalarFieldContainer[str]
@@ -183,7 +188,8 @@ class GameSummary(_message.Message):
     waiting_for: int
     created: float
     abandoned: bool
-    def __init__(self, game_id: _Optional[str] = ..., players: _Optional[_Iterable[str]] = ..., bots: _Optional[_Iterable[str]] = ..., kingdom: _Optional[_Iterable[str]] = ..., game_over: _Optional[bool] = ..., turn: _Optional[int] = ..., sequence: _Optional[int] = ..., waiting_for: _Optional[int] = ..., created: _Optional[float] = ..., abandoned: _Optional[bool] = ...) -> None: ...
+    open_seats: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, game_id: _Optional[str] = ..., players: _Optional[_Iterable[str]] = ..., bots: _Optional[_Iterable[str]] = ..., kingdom: _Optional[_Iterable[str]] = ..., game_over: _Optional[bool] = ..., turn: _Optional[int] = ..., sequence: _Optional[int] = ..., waiting_for: _Optional[int] = ..., created: _Optional[float] = ..., abandoned: _Optional[bool] = ..., open_seats: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class ListGamesRequest(_message.Message):
     __slots__ = ("include_finished", "page_size", "page_token", "player", "bot", "waiting_for_client")
@@ -700,3 +706,19 @@ class GetReplayResponse(_message.Message):
 class Resign(_message.Message):
     __slots__ = ()
     def __init__(self) -> None: ...
+
+class JoinGameRequest(_message.Message):
+    __slots__ = ("game_id", "seat", "name")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    seat: int
+    name: str
+    def __init__(self, game_id: _Optional[str] = ..., seat: _Optional[int] = ..., name: _Optional[str] = ...) -> None: ...
+
+class JoinGameResponse(_message.Message):
+    __slots__ = ("seat",)
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    seat: SeatToken
+    def __init__(self, seat: _Optional[_Union[SeatToken, _Mapping]] = ...) -> None: ...

@@ -94,6 +94,11 @@ class DominionServiceStub:
                 request_serializer=dominion_dot_v1_dot_dominion__pb2.GetReplayRequest.SerializeToString,
                 response_deserializer=dominion_dot_v1_dot_dominion__pb2.GetReplayResponse.FromString,
                 _registered_method=True)
+        self.JoinGame = channel.unary_unary(
+                '/dominion.v1.DominionService/JoinGame',
+                request_serializer=dominion_dot_v1_dot_dominion__pb2.JoinGameRequest.SerializeToString,
+                response_deserializer=dominion_dot_v1_dot_dominion__pb2.JoinGameResponse.FromString,
+                _registered_method=True)
 
 
 class DominionServiceServicer:
@@ -221,6 +226,15 @@ class DominionServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def JoinGame(self, request, context):
+        """Take an open seat (SeatSpec.open) of a game, with your name: returns the seat's token,
+        handed out once. FAILED_PRECONDITION for a seat that is not open (taken already, a bot's,
+        a person's from the start) or a game that is over.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_DominionServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -283,6 +297,11 @@ def add_DominionServiceServicer_to_server(servicer, server):
                     servicer.GetReplay,
                     request_deserializer=dominion_dot_v1_dot_dominion__pb2.GetReplayRequest.FromString,
                     response_serializer=dominion_dot_v1_dot_dominion__pb2.GetReplayResponse.SerializeToString,
+            ),
+            'JoinGame': grpc.unary_unary_rpc_method_handler(
+                    servicer.JoinGame,
+                    request_deserializer=dominion_dot_v1_dot_dominion__pb2.JoinGameRequest.FromString,
+                    response_serializer=dominion_dot_v1_dot_dominion__pb2.JoinGameResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -609,6 +628,33 @@ class DominionService:
             '/dominion.v1.DominionService/GetReplay',
             dominion_dot_v1_dot_dominion__pb2.GetReplayRequest.SerializeToString,
             dominion_dot_v1_dot_dominion__pb2.GetReplayResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def JoinGame(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/dominion.v1.DominionService/JoinGame',
+            dominion_dot_v1_dot_dominion__pb2.JoinGameRequest.SerializeToString,
+            dominion_dot_v1_dot_dominion__pb2.JoinGameResponse.FromString,
             options,
             channel_credentials,
             insecure,
