@@ -457,7 +457,10 @@ class DominionService(pb_grpc.DominionServiceServicer):
                                    f"log_from {log_from} is past the log's end "
                                    f"({len(state.log)} events)")
             view = view_to_pb(game.id, state, seat, game.bot_names, log_from)
-            return pb.GetViewResponse(view=abandoned_view(view) if game.abandoned else view)
+            return pb.GetViewResponse(
+                view=abandoned_view(view) if game.abandoned else view,
+                chat=game.chat.since(request.chat_from) if request.HasField("chat_from")
+                else ())
         except ServiceError as e:
             await context.abort(e.code, e.message)
 
@@ -484,9 +487,29 @@ class DominionService(pb_grpc.DominionServiceServicer):
             check_from_event(game, request.from_event)
         except ServiceError as e:
             await context.abort(e.code, e.message)
-        async for update in self.streams.follow(game, seat, request.from_event, context,
-                                                pb.StreamEventsResponse):
+        async for update in self.streams.follow(
+                game, seat, request.from_event, context, pb.StreamEventsResponse,
+                chat_from=request.from_chat if request.HasField("from_chat") else None):
             yield update
+
+    async def SendChat(self, request, context):
+        """A seat's line to the table (`chat.Chat`), then every follower is woken to send it.
+        Its text and the caller's token are never logged."""
+        try:
+            if self.sharing is not None:
+                raise ServiceError(grpc.StatusCode.FAILED_PRECONDITION,
+                                   "servers sharing a database (--shared) carry no chat: each "
+                                   "keeps only its own memory")
+            game = await self._game(request.game_id)
+            seat = self._seat(game, context, required=True)
+            if game.abandoned or dominion.is_over(game.state):
+                raise ServiceError(grpc.StatusCode.FAILED_PRECONDITION,
+                                   f"game {game.id} is over; its chat is closed")
+            line = game.chat.say(seat, game.state.config.players[seat], request.text)
+            game.publish(game.state)
+            return pb.SendChatResponse(index=line.index)
+        except ServiceError as e:
+            await context.abort(e.code, e.message)
 
     async def Play(self, requests, context):
         try:

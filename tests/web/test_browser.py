@@ -1445,3 +1445,47 @@ def test_a_second_person_takes_an_open_seat_from_the_lobby_and_it_cannot_be_take
     finally:
         for ctx in (ann, bob, cid):
             ctx.close()
+
+
+def test_chat_lines_arrive_live_as_text_survive_a_reload_and_spectators_only_read(
+        server, browser, axe_script):
+    """Ann says a line holding markup: Bob's page and a spectator's show it live, as text; the
+    letters typed never act on the table (e ends a phase elsewhere); a reload shows it again;
+    the spectator has no box to write in; saying too much too fast is refused in words."""
+    with connect(server.target) as client:
+        game = client.create_game(["Ann", "Bob"], kingdom="First Game", seed=5, first_player=0)
+    ctxs = [browser.new_context(viewport={"width": 1366, "height": 768}) for _ in range(3)]
+    try:
+        for ctx in ctxs:
+            ctx.add_init_script(MANUAL_TREASURES)
+        ann, bob, watcher = (ctx.new_page() for ctx in ctxs)
+        ann.goto(f"{server.web_url}#/game/{game.game_id}?token={game.tokens[0]}")
+        bob.goto(f"{server.web_url}#/game/{game.game_id}?token={game.tokens[1]}")
+        watcher.goto(f"{server.web_url}#/game/{game.game_id}")
+        assert wait_for_question(ann) == "turn"
+        sequence = ann.locator("#question").get_attribute("data-sequence")
+        said = '<img src=x onerror="window.pwned=1">gl hf, end well'
+        ann.locator("#chat-text").fill("")
+        ann.locator("#chat-text").type(said)
+        ann.locator("#chat-text").press("Enter")
+        for page in (ann, bob, watcher):
+            expect(page.locator("#chat-lines li")).to_have_text(f"Ann: {said}")
+            assert page.locator("#chat-lines img").count() == 0
+            assert page.evaluate("window.pwned") is None
+        assert ann.locator("#question").get_attribute("data-sequence") == sequence
+        expect(ann.locator("#chat-text")).to_have_value("")
+        expect(watcher.locator("#chat-text")).to_have_count(0)
+        assert axe_violations(bob) == [], "the chat"
+        bob.reload()
+        expect(bob.locator("#chat-lines li")).to_have_text(f"Ann: {said}")
+        for i in range(5):
+            bob.locator("#chat-text").fill(f"line {i}")
+            bob.locator("#chat-text").press("Enter")
+            expect(bob.locator("#chat-lines li")).to_have_count(i + 2)
+        bob.locator("#chat-text").fill("one too many")
+        bob.locator("#chat-text").press("Enter")
+        expect(bob.locator("#chat-error")).to_contain_text("at most 5 chat lines")
+        expect(bob.locator("#chat-text")).to_have_value("one too many")
+    finally:
+        for ctx in ctxs:
+            ctx.close()

@@ -55,7 +55,8 @@ export class Board {
 
   /** The page: header; the players' areas, the Supply, then the question and your cards
    * along the bottom; beside them the card panel, the trash and the log. */
-  layout(root: HTMLElement, question: HTMLElement, banner: HTMLElement): void {
+  layout(root: HTMLElement, question: HTMLElement, banner: HTMLElement, chat?: HTMLElement):
+    void {
     replace(root, h("h1", { class: "sr-only" }, "Dominion"), this.status, banner,
       h("div", { class: "table" },
         h("div", { class: "others" }, this.players),
@@ -63,7 +64,7 @@ export class Board {
         h("div", { class: "dock" }, question, this.mine),
         h("div", { class: "side" }, this.cardText, this.trash,
           h("section", { class: "log-panel", "aria-label": "Game log" },
-            h("h2", {}, "Log"), this.log))));
+            h("h2", {}, "Log"), this.log), chat)));
   }
 
   /** The card's face in the card panel. ``sheet``: also as a sheet over a phone's screen

@@ -6,7 +6,7 @@
 // and holding it, or moving to it with Tab shows its face. No stray moves: a click on a
 // control that just appeared under a still pointer is held (steady.ts).
 import { create, toJsonString } from "@bufbuild/protobuf";
-import { client, Code, ConnectError, inWords, saveSettings, seatHeaders, settings,
+import { client, Code, ConnectError, inWords, refusal, saveSettings, seatHeaders, settings,
   type Settings } from "./api";
 import { Board, countedFaces } from "./board";
 import { Steady } from "./steady";
@@ -14,7 +14,8 @@ import { counted, h, replace, withKey } from "./dom";
 import {
   CardListSchema, GetRecordResponseSchema, MoveSchema, OptionListSchema, Phase, ResignSchema,
   Verb,
-  type Answer, type Decision, type Event, type FinalDeck, type Move, type PublicDecision,
+  type Answer, type ChatLine, type Decision, type Event, type FinalDeck, type Move,
+  type PublicDecision,
   type StreamEventsResponse, type View,
 } from "./gen/dominion/v1/dominion_pb";
 
@@ -77,6 +78,9 @@ export class Table {
     "aria-label": "Your decision" });
   private readonly onKey = (e: KeyboardEvent) => this.key(e);
   private resignBox?: HTMLDetailsElement; // a seat's "Resign" question (none for a spectator)
+  private chatNext = 0n;                  // the first chat line not shown yet
+  private readonly chatLines = h("ol", { id: "chat-lines", "aria-live": "polite" });
+  private readonly chatForm = h("form", { id: "chat-form" });
 
   constructor(private root: HTMLElement, private gameId: string, private token?: string) {}
 
@@ -84,9 +88,11 @@ export class Table {
     try {
       const cards = (await client.listCards({})).cards;
       this.board = new Board(cards);
-      const view = (await client.getView({ gameId: this.gameId, logFrom: 0n },
-        { headers: seatHeaders(this.token) })).view;
-      this.board.layout(this.root, this.question, this.banner);
+      const read = await client.getView({ gameId: this.gameId, logFrom: 0n, chatFrom: 0n },
+        { headers: seatHeaders(this.token) });
+      const view = read.view;
+      this.board.layout(this.root, this.question, this.banner, this.chatPanel());
+      this.addChat(read.chat);
       this.board.status.append(h("a", { href: "#/", class: "home" }, "Lobby"), this.statusLine,
         this.settingsPanel(), ...(this.token ? [this.resignPanel()] : []), keysPanel());
       this.addEvents(view?.log ?? []);
@@ -118,7 +124,8 @@ export class Table {
         if (this.connection) await this.readView();   // back: the table as it stands
         this.reconnected();
         const stream = client.streamEvents(
-          { gameId: this.gameId, fromEvent: BigInt(this.board?.logLength ?? 0) },
+          { gameId: this.gameId, fromEvent: BigInt(this.board?.logLength ?? 0),
+            fromChat: this.chatNext },
           { headers: seatHeaders(this.token), signal: this.abort.signal });
         for await (const update of stream) {
           this.apply(update);
@@ -160,6 +167,7 @@ export class Table {
   private apply(update: StreamEventsResponse): void {
     this.reconnected();
     this.addEvents(update.events);
+    this.addChat(update.chat);
     if (update.waiting) this.waiting = update.waiting;
     if (update.gameOver) this.ended = true;   // the stream's last message
     if (update.decision?.view) {
@@ -171,9 +179,11 @@ export class Table {
   }
 
   private async readView(): Promise<void> {
-    const view = (await client.getView({ gameId: this.gameId,
-      logFrom: BigInt(this.board?.logLength ?? 0) },
-    { headers: seatHeaders(this.token), signal: this.abort.signal })).view;
+    const read = await client.getView({ gameId: this.gameId,
+      logFrom: BigInt(this.board?.logLength ?? 0), chatFrom: this.chatNext },
+    { headers: seatHeaders(this.token), signal: this.abort.signal });
+    const view = read.view;
+    this.addChat(read.chat);
     this.addEvents(view?.log ?? []);
     this.setView(view);
     this.render();
@@ -356,6 +366,7 @@ export class Table {
     this.renderQuestion(v);
     signalTurn(v.gameOver ? "Game over" : this.decision ? "Your move" : "");
     if (this.resignBox) this.resignBox.hidden = v.gameOver;
+    this.chatForm.hidden = v.gameOver;
     replace(this.banner, this.connection ? h("p", { class: "banner" }, this.connection) : null);
     this.steady.note(this.root);
     if (v.gameOver && !this.decksAsked) void this.loadDecks();
@@ -413,6 +424,38 @@ export class Table {
         box("setting-auto-forced", "Answer a question that has only one answer by itself",
           "autoForced"),
         h("p", { class: "small" }, "Kept in this browser for each player.")));
+  }
+
+  /** The chat: the lines said at this table (as text, never markup), and for a seat a line
+   * to say (a spectator reads only). */
+  private chatPanel(): HTMLElement {
+    const text = h("input", { id: "chat-text", maxlength: 300, autocomplete: "off",
+      "aria-label": "Say to the table" }) as HTMLInputElement;
+    const said = h("p", { class: "error", id: "chat-error", role: "alert" });
+    this.chatForm.addEventListener("submit", async (e) => {
+      e.preventDefault();
+      said.textContent = "";
+      try {
+        await client.sendChat({ gameId: this.gameId, text: text.value },
+          { headers: seatHeaders(this.token) });
+        text.value = "";
+      } catch (error) {
+        said.textContent = refusal(error);
+      }
+    });
+    replace(this.chatForm, text, h("button", { type: "submit" }, "Say"));
+    return h("section", { id: "chat", "aria-label": "Chat" }, h("h2", {}, "Chat"),
+      this.chatLines, this.token ? [this.chatForm, said] : null);
+  }
+
+  private addChat(lines: readonly ChatLine[]): void {
+    for (const line of lines) {
+      if (line.index < this.chatNext) continue;
+      this.chatNext = line.index + 1n;
+      this.chatLines.append(h("li", { class: `p${line.seat}` }, h("b", {}, `${line.name}: `),
+        line.text));
+    }
+    this.chatLines.scrollTop = this.chatLines.scrollHeight;
   }
 
   /** Resign, behind a question: the summary only opens it, and the button that resigns

@@ -538,6 +538,16 @@ class Seat:
         return self.client.stub.SubmitAnswer(
             pb.SubmitAnswerRequest(game_id=self.game_id, answer=msg), metadata=self.metadata)
 
+    def say(self, text: str) -> int:
+        """Say a line to the table (SendChat); returns its index in the game's chat."""
+        return self.client.stub.SendChat(pb.SendChatRequest(game_id=self.game_id, text=text),
+                                         metadata=self.metadata).index
+
+    def chat(self, from_index: int = 0) -> list:
+        """The game's chat lines the server keeps, from ``from_index`` on (pb.ChatLine)."""
+        request = pb.GetViewRequest(game_id=self.game_id, chat_from=from_index)
+        return list(self.client.stub.GetView(request, metadata=self.metadata).chat)
+
     def resign(self) -> pb.SubmitAnswerResponse:
         """Resign this seat's game now, whoever is to answer (Answer.resign, named for the
         decision pending as the server last said). ABORTED (grpc.RpcError) when an answer

@@ -450,26 +450,32 @@ class View(_message.Message):
     def __init__(self, game_id: _Optional[str] = ..., viewer: _Optional[int] = ..., kingdom: _Optional[_Iterable[str]] = ..., supply: _Optional[_Iterable[_Union[SupplyPile, _Mapping]]] = ..., trash: _Optional[_Iterable[str]] = ..., players: _Optional[_Iterable[_Union[PlayerView, _Mapping]]] = ..., current: _Optional[int] = ..., phase: _Optional[_Union[Phase, str]] = ..., turn: _Optional[int] = ..., actions: _Optional[int] = ..., buys: _Optional[int] = ..., coins: _Optional[int] = ..., sequence: _Optional[int] = ..., waiting_for: _Optional[int] = ..., decision: _Optional[_Union[Decision, _Mapping]] = ..., log: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., game_over: _Optional[bool] = ..., scores: _Optional[_Iterable[int]] = ..., winners: _Optional[_Iterable[int]] = ..., waiting: _Optional[_Union[PublicDecision, _Mapping]] = ...) -> None: ...
 
 class GetViewRequest(_message.Message):
-    __slots__ = ("game_id", "log_from")
+    __slots__ = ("game_id", "log_from", "chat_from")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     LOG_FROM_FIELD_NUMBER: _ClassVar[int]
+    CHAT_FROM_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     log_from: int
-    def __init__(self, game_id: _Optional[str] = ..., log_from: _Optional[int] = ...) -> None: ...
+    chat_from: int
+    def __init__(self, game_id: _Optional[str] = ..., log_from: _Optional[int] = ..., chat_from: _Optional[int] = ...) -> None: ...
 
 class GetViewResponse(_message.Message):
-    __slots__ = ("view",)
+    __slots__ = ("view", "chat")
     VIEW_FIELD_NUMBER: _ClassVar[int]
+    CHAT_FIELD_NUMBER: _ClassVar[int]
     view: View
-    def __init__(self, view: _Optional[_Union[View, _Mapping]] = ...) -> None: ...
+    chat: _containers.RepeatedCompositeFieldContainer[ChatLine]
+    def __init__(self, view: _Optional[_Union[View, _Mapping]] = ..., chat: _Optional[_Iterable[_Union[ChatLine, _Mapping]]] = ...) -> None: ...
 
 class StreamEventsRequest(_message.Message):
-    __slots__ = ("game_id", "from_event")
+    __slots__ = ("game_id", "from_event", "from_chat")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     FROM_EVENT_FIELD_NUMBER: _ClassVar[int]
+    FROM_CHAT_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     from_event: int
-    def __init__(self, game_id: _Optional[str] = ..., from_event: _Optional[int] = ...) -> None: ...
+    from_chat: int
+    def __init__(self, game_id: _Optional[str] = ..., from_event: _Optional[int] = ..., from_chat: _Optional[int] = ...) -> None: ...
 
 class YourDecision(_message.Message):
     __slots__ = ("decision", "view")
@@ -488,16 +494,18 @@ class GameOver(_message.Message):
     def __init__(self, scores: _Optional[_Iterable[int]] = ..., winners: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class StreamEventsResponse(_message.Message):
-    __slots__ = ("events", "decision", "game_over", "waiting")
+    __slots__ = ("events", "decision", "game_over", "waiting", "chat")
     EVENTS_FIELD_NUMBER: _ClassVar[int]
     DECISION_FIELD_NUMBER: _ClassVar[int]
     GAME_OVER_FIELD_NUMBER: _ClassVar[int]
     WAITING_FIELD_NUMBER: _ClassVar[int]
+    CHAT_FIELD_NUMBER: _ClassVar[int]
     events: _containers.RepeatedCompositeFieldContainer[Event]
     decision: YourDecision
     game_over: GameOver
     waiting: PublicDecision
-    def __init__(self, events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., decision: _Optional[_Union[YourDecision, _Mapping]] = ..., game_over: _Optional[_Union[GameOver, _Mapping]] = ..., waiting: _Optional[_Union[PublicDecision, _Mapping]] = ...) -> None: ...
+    chat: _containers.RepeatedCompositeFieldContainer[ChatLine]
+    def __init__(self, events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., decision: _Optional[_Union[YourDecision, _Mapping]] = ..., game_over: _Optional[_Union[GameOver, _Mapping]] = ..., waiting: _Optional[_Union[PublicDecision, _Mapping]] = ..., chat: _Optional[_Iterable[_Union[ChatLine, _Mapping]]] = ...) -> None: ...
 
 class PlayStart(_message.Message):
     __slots__ = ("game_id", "from_event", "batched")
@@ -722,3 +730,31 @@ class JoinGameResponse(_message.Message):
     SEAT_FIELD_NUMBER: _ClassVar[int]
     seat: SeatToken
     def __init__(self, seat: _Optional[_Union[SeatToken, _Mapping]] = ...) -> None: ...
+
+class ChatLine(_message.Message):
+    __slots__ = ("index", "seat", "name", "text", "time")
+    INDEX_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    TIME_FIELD_NUMBER: _ClassVar[int]
+    index: int
+    seat: int
+    name: str
+    text: str
+    time: float
+    def __init__(self, index: _Optional[int] = ..., seat: _Optional[int] = ..., name: _Optional[str] = ..., text: _Optional[str] = ..., time: _Optional[float] = ...) -> None: ...
+
+class SendChatRequest(_message.Message):
+    __slots__ = ("game_id", "text")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    text: str
+    def __init__(self, game_id: _Optional[str] = ..., text: _Optional[str] = ...) -> None: ...
+
+class SendChatResponse(_message.Message):
+    __slots__ = ("index",)
+    INDEX_FIELD_NUMBER: _ClassVar[int]
+    index: int
+    def __init__(self, index: _Optional[int] = ...) -> None: ...

@@ -99,6 +99,11 @@ class DominionServiceStub:
                 request_serializer=dominion_dot_v1_dot_dominion__pb2.JoinGameRequest.SerializeToString,
                 response_deserializer=dominion_dot_v1_dot_dominion__pb2.JoinGameResponse.FromString,
                 _registered_method=True)
+        self.SendChat = channel.unary_unary(
+                '/dominion.v1.DominionService/SendChat',
+                request_serializer=dominion_dot_v1_dot_dominion__pb2.SendChatRequest.SerializeToString,
+                response_deserializer=dominion_dot_v1_dot_dominion__pb2.SendChatResponse.FromString,
+                _registered_method=True)
 
 
 class DominionServiceServicer:
@@ -235,6 +240,17 @@ class DominionServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def SendChat(self, request, context):
+        """Say a line to the table: the seat token is needed (spectators read the chat, never write
+        to it). Every follower of the game gets it (StreamEventsRequest.from_chat), and GetView
+        gives the lines kept (GetViewRequest.chat_from). INVALID_ARGUMENT for an empty line or one
+        over 300 characters, RESOURCE_EXHAUSTED past 5 lines in 10 seconds from one seat,
+        FAILED_PRECONDITION once the game is over.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_DominionServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -302,6 +318,11 @@ def add_DominionServiceServicer_to_server(servicer, server):
                     servicer.JoinGame,
                     request_deserializer=dominion_dot_v1_dot_dominion__pb2.JoinGameRequest.FromString,
                     response_serializer=dominion_dot_v1_dot_dominion__pb2.JoinGameResponse.SerializeToString,
+            ),
+            'SendChat': grpc.unary_unary_rpc_method_handler(
+                    servicer.SendChat,
+                    request_deserializer=dominion_dot_v1_dot_dominion__pb2.SendChatRequest.FromString,
+                    response_serializer=dominion_dot_v1_dot_dominion__pb2.SendChatResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -655,6 +676,33 @@ class DominionService:
             '/dominion.v1.DominionService/JoinGame',
             dominion_dot_v1_dot_dominion__pb2.JoinGameRequest.SerializeToString,
             dominion_dot_v1_dot_dominion__pb2.JoinGameResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def SendChat(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/dominion.v1.DominionService/SendChat',
+            dominion_dot_v1_dot_dominion__pb2.SendChatRequest.SerializeToString,
+            dominion_dot_v1_dot_dominion__pb2.SendChatResponse.FromString,
             options,
             channel_credentials,
             insecure,
