@@ -6,6 +6,7 @@ names; the *last* element of a deck or discard pile is its top card.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Final, NamedTuple, Optional
 
 from pyrsistent import PVector
@@ -55,10 +56,13 @@ class Move(NamedTuple):
         return self.verb if self.card is None else f"{self.verb} {self.card}"
 
 
-class Resign(NamedTuple):
+@dataclass(frozen=True)
+class Resign:
     """A seat's resignation: an answer any seat of a game not over may give at any time, out of
     turn too (`game.step`). It ends the game; the resigning seat is among no winners
-    (`game.winners`). In the record it is the last answer, so a replay ends the same way."""
+    (`game.winners`). In the record it is the last answer, so a replay ends the same way. Not a
+    tuple: it must never equal an answer of cards or options (an empty selection is ``()``,
+    and answers are keys of caches)."""
 
 
 RESIGN: Final = Resign()

@@ -62,3 +62,13 @@ def test_nobody_resigns_a_game_that_is_over():
     over = dominion.step(played(2, 3), dominion.RESIGN, 0)
     with pytest.raises(dominion.GameOverError):
         dominion.step(over, dominion.RESIGN, 1)
+
+
+def test_a_resignation_is_no_answer_of_cards_or_options():
+    """An empty selection is ``()``: a resignation equal to it would be stored as one (the
+    service keeps answers' JSON by the answer) or the other way round."""
+    for other in ((), [], (("resign",)), "resign"):
+        assert dominion.RESIGN != other and other != dominion.RESIGN
+    assert dominion.answer_to_data(()) == {"items": []}
+    assert dominion.answer_to_data(dominion.RESIGN) == {"resign": True}
+    assert len({(): 1, dominion.RESIGN: 2}) == 2

@@ -38,6 +38,20 @@ def test_a_person_resigns_out_of_turn_and_the_other_person_wins(client, kingdom)
     assert shown.view.game_over and shown.view.log[-2].text == "Bob resigns."
 
 
+def test_dominion_replay_reads_a_resigned_games_download_and_says_who_resigned(
+        client, kingdom, tmp_path, capsys):
+    from google.protobuf import json_format
+
+    from dominion_client.cli import main
+    game = client.create_game(["Ann", "Bob"], kingdom=kingdom, seed=6)
+    client.seat(game.game_id, game.tokens[0]).resign()
+    record = client.stub.GetRecord(pb.GetRecordRequest(game_id=game.game_id))
+    download = tmp_path / "dominion-game.json"
+    download.write_text(json_format.MessageToJson(record, indent=2))   # as the page saves it
+    assert main(["replay", str(download)]) == 0
+    assert "Ann resigns." in capsys.readouterr().out
+
+
 def test_with_three_seats_the_resigning_person_is_among_no_winners(client, kingdom):
     game = client.create_game(["Ann", "BM1", "BM2"], bots={1: "big-money", 2: "big-money"},
                               kingdom=kingdom, seed=8, first_player=1)
@@ -76,3 +90,12 @@ def test_a_resignation_is_stored_and_still_says_who_resigned_after_a_restart(ope
         assert record.answers[-1].seat == 0
         finished = client.list_games(include_finished=True)
         assert [g.game_over for g in finished if g.game_id == game.game_id] == [True]
+
+
+def test_a_resignation_and_an_empty_selection_are_stored_apart():
+    """Stored answers' JSON is kept by the answer: an empty selection must not lend its text to
+    a resignation, nor the other way round."""
+    from dominion_service.storage import answer_from_json, answer_to_json
+    assert answer_to_json(()) == '{"items":[]}'
+    assert answer_from_json(answer_to_json(dominion.RESIGN)) == dominion.RESIGN
+    assert answer_from_json(answer_to_json(())) == ()
