@@ -1406,6 +1406,9 @@ def test_a_person_resigns_only_through_the_question_and_both_pages_say_who_resig
         watcher.goto(f"{server.web_url}#/game/{game.game_id}")
         expect(watcher.locator("#end-reason")).to_have_text("Bob resigned.")
         expect(watcher.locator("#resign")).to_have_count(0)
+        watcher.locator("#watch-replay").click()   # the replay's end says so too
+        watcher.locator("#replay-end").click()
+        expect(watcher.locator(".end-reason")).to_have_text("Bob resigned.")
     finally:
         ann.close()
         bob.close()
