@@ -1402,6 +1402,7 @@ def test_a_person_resigns_only_through_the_question_and_both_pages_say_who_resig
             expect(p.locator("#winners")).to_have_text("Ann wins.")
             expect(p.locator("#log")).to_contain_text("Bob resigns.")
             expect(p.locator("#resign")).to_be_hidden()
+            expect(p.locator("#chat-form")).to_be_hidden()   # a game over takes no more lines
         watcher = bob.new_page()
         watcher.goto(f"{server.web_url}#/game/{game.game_id}")
         expect(watcher.locator("#end-reason")).to_have_text("Bob resigned.")
