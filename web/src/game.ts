@@ -452,9 +452,8 @@ export class Table {
     for (const line of lines) {
       if (line.index < this.chatNext) continue;
       this.chatNext = line.index + 1n;
-      this.chatLines.append(h("li", { class: `p${line.seat}` }, h("b", { class: "who" },
-        `${line.name}: `),
-        line.text));
+      this.chatLines.append(h("li", { class: `p${line.seat}` },
+        h("b", { class: "who" }, `${line.name}: `), line.text));
     }
     this.chatLines.scrollTop = this.chatLines.scrollHeight;
   }
