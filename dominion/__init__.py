@@ -20,22 +20,23 @@ from .errors import (DominionError, GameOverError, IllegalAnswerError, InvalidCo
                      StaleAnswerError, TakeBackRefusedError, UnknownCardError)
 from .game import (ENDINGS, ENGINE_VERSION, SEED_LIMIT, Record, answer_from_data, answer_to_data,
                    check_seed, decision_number, ending, is_over, make_config, new_game, pending,
-                   player_score, record, record_from_data, record_to_data, replay, score, step,
-                   winners)
+                   player_score, record, record_from_data, record_to_data, rename, replay,
+                   resign, resigned, score, step, winners)
 from .positions import Inspection, SeatZones, inspect, position
 from .views import PlayerView, View, public_decision, view, visible_event
 from .kingdoms import RECOMMENDED, kingdom_pool, resolve_kingdom
 from .text import (STYLES, a_card, card_list, describe_waiting, log_header, log_line, log_lines,
                    name_prefixes, plural, render)
 from .state import (ACTION, BUY, CHOOSE, CLEANUP, END_PHASE, ORDER, OVER, PLAY, PLAY_TREASURES,
-                    SELECT, TAKE_BACK, TURN, Config, Decision, Event, Move, PlayerState,
-                    PublicDecision, State, TakeBack, TurnEffects)
+                    RESIGN, SELECT, TAKE_BACK, TURN, Config, Decision, Event, Move, PlayerState,
+                    PublicDecision, Resign, State, TakeBack, TurnEffects)
 from .undo import can_take_back, kept_answers, reveals, take_back, take_back_refusal
 
 __all__ = [
     "COMPILED", "SEED_LIMIT", "check_seed", "ENGINE_VERSION", "ENDINGS", "ending", "record_to_data", "record_from_data",
     "answer_to_data", "answer_from_data", "new_game", "position", "pending", "step", "view",
     "determinize", "inspect", "Inspection", "SeatZones", "score", "winners", "replay", "record",
+    "resign", "resigned", "Resign", "RESIGN", "rename",
     "is_over", "decision_number", "make_config", "player_score", "score_by_card", "visible_event", "cost", "card",
     "card_names", "kingdom_pool", "resolve_kingdom", "log_line", "render", "describe_waiting",
     "STYLES", "log_header", "log_lines", "name_prefixes",

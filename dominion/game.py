@@ -17,12 +17,12 @@ from pyrsistent import pvector
 
 from . import rng
 from .card import CARDS, CONTINUATIONS
-from .engine import (BASIC_PILES, Work, _quote, check_answer, draw, player_score, push, run,
-                     start_turn, zones_score)  # player_score: public
+from .engine import (BASIC_PILES, Work, _quote, check_answer, draw, log, player_score, push,
+                     run, start_turn, zones_score)  # player_score: public
 from .errors import GameOverError, InvalidConfigError, NotYourDecisionError, StaleAnswerError
 from .kingdoms import resolve_kingdom
-from .state import (ACTION, NO_EFFECTS, TAKE_BACK, Config, Decision, Move, PlayerState, State,
-                    TakeBack)
+from .state import (ACTION, NO_EFFECTS, OVER, RESIGN, TAKE_BACK, Config, Decision, Move,
+                    PlayerState, Resign, State, TakeBack)
 from .state import PUBLIC_DETAIL  # noqa: F401  (read here by the wire's converters)
 
 # Final: the compiled `step` reads it from a C variable, not from the module's dictionary.
@@ -183,7 +183,8 @@ def step(state: State, answer, player: Any = None, *, number: Any = None) -> Sta
     answer is meant for (`decision_number` when it was asked, like the wire's sequence): an
     answer meant for another decision raises `StaleAnswerError` instead of being applied to
     whatever question is pending. Illegal answers raise `IllegalAnswerError`; the given state
-    is never changed.
+    is never changed. `RESIGN` is the one answer that is not to the pending decision: any seat
+    (``player``, required) may give it at any time, and it ends the game (`resign`).
     """
     if player is not None and type(player) is not int:
         raise InvalidConfigError(f"player must be a seat number (an int) or None, not "
@@ -198,6 +199,8 @@ def step(state: State, answer, player: Any = None, *, number: Any = None) -> Sta
                                    f"number {len(state.answers)}")
     if not state.stack:
         raise GameOverError("the game is over; no answer is expected")
+    if answer.__class__ is Resign:
+        return resign(state, player)
     frame = state.stack[-1]
     decision: Decision = frame[1]   # (typed: its fields are read by index)
     if player is not None and player != decision.player:
@@ -222,6 +225,50 @@ def step(state: State, answer, player: Any = None, *, number: Any = None) -> Sta
     return w.freeze()
 
 
+def resign(state: State, player: Any) -> State:
+    """``player`` resigns: the game ends at once, with the log's "Ann resigns." and its end,
+    and `RESIGN` as the record's last answer (a replay ends the same way). Whose turn it is
+    does not matter. The resigning seat is among no winners; the other seats are ranked by the
+    rules' scoring (`winners`), so with two players the other one wins."""
+    if type(player) is not int or not 0 <= player < len(state.players):
+        raise InvalidConfigError(f"a resignation names the resigning seat, from 0 to "
+                                 f"{len(state.players) - 1}, not {_quote(player)}")
+    if not state.stack:
+        raise GameOverError("the game is over; nobody can resign")
+    w = Work(state)
+    w.stack = []
+    w.phase = OVER
+    w.answers = state.answers.append((player, RESIGN))
+    log(w, "resign", player)
+    log(w, "game_over", player)
+    return w.freeze()
+
+
+def rename(state: State, seat: Any, name: Any) -> State:
+    """The game with ``seat`` named ``name``. Names are words for people only (the rules, the
+    shuffles and the bots never read them), so the game goes on as it would have, and its
+    record, with the new name in its config, replays to it (a question asked before keeps the
+    words it was asked with). A server names a seat that a person takes once the game has
+    begun."""
+    players = state.config.players
+    if type(seat) is not int or not 0 <= seat < len(players):
+        raise InvalidConfigError(f"a seat is a number from 0 to {len(players) - 1}, not "
+                                 f"{_quote(seat)}")
+    if type(name) is not str or not name:
+        raise InvalidConfigError(f"a seat's name is a non-empty string, not {_quote(name)}")
+    config = state.config._replace(players=players[:seat] + (name,) + players[seat + 1:])
+    return state._replace(config=config)
+
+
+def resigned(state: State) -> Optional[int]:
+    """The seat whose resignation ended the game, or None."""
+    answers = state.answers
+    if answers and answers[-1][1].__class__ is Resign:
+        seat: int = answers[-1][0]
+        return seat
+    return None
+
+
 def record(state: State) -> Record:
     """The game's record (config and answers), enough to replay it exactly."""
     return Record(state.config, tuple(state.answers))
@@ -241,6 +288,8 @@ def answer_to_data(answer):
         return {"take_back": True}
     if isinstance(answer, Move):
         return {"move": [answer.verb, answer.card]}
+    if isinstance(answer, Resign):
+        return {"resign": True}
     return {"items": list(answer)}
 
 
@@ -251,17 +300,23 @@ def answer_from_data(value):
     if "move" in value:
         verb, card = value["move"]
         return Move(verb, card)
+    if "resign" in value:
+        return RESIGN
     return tuple(value["items"])
 
 
 # How a recorded game ended: by the rules; ended by its server when no answer came for too long;
-# or stopped before its end by whoever played it (a simulation's decision limit, a program).
-ENDINGS = ("over", "abandoned", "cut short")
+# or stopped before its end by whoever played it (a simulation's decision limit, a program);
+# or by a seat's resignation (scored: the resigning seat is among no winners).
+ENDINGS = ("over", "abandoned", "cut short", "resigned")
 
 
 def ending(state: State, abandoned: Any = False) -> str:
-    """How the game of ``state`` ended, as a record says it (`ENDINGS`): "over" when the rules
-    ended it, else "abandoned" when its server gave up waiting, else "cut short"."""
+    """How the game of ``state`` ended, as a record says it (`ENDINGS`): "resigned" when a
+    seat resigned, "over" when the rules ended it, else "abandoned" when its server gave up
+    waiting, else "cut short"."""
+    if resigned(state) is not None:
+        return "resigned"
     return "over" if is_over(state) else "abandoned" if abandoned else "cut short"
 
 
@@ -339,10 +394,13 @@ def score(state: State) -> tuple:
 
 def winners(state: State) -> tuple:
     """Seats that win: most VP; among them, fewest turns; ties beyond that share the win
-    (rulebook, Game End)."""
+    (rulebook, Game End). A seat that resigned is not in the running: the others are ranked
+    so (`resign`)."""
     scores = score(state)
-    best = max(scores)
-    tied = [s for s in range(len(scores)) if scores[s] == best]
+    out = resigned(state)
+    running = [s for s in range(len(scores)) if s != out]
+    best = max(scores[s] for s in running)
+    tied = [s for s in running if scores[s] == best]
     fewest = min(state.turns_taken[s] for s in tied)
     return tuple(s for s in tied if state.turns_taken[s] == fewest)
 

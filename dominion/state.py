@@ -68,6 +68,15 @@ class TakeBack:
 
 
 TAKE_BACK: Final = TakeBack()
+class Resign:
+    """A seat's resignation: an answer any seat of a game not over may give at any time, out of
+    turn too (`game.step`). It ends the game; the resigning seat is among no winners
+    (`game.winners`). In the record it is the last answer, so a replay ends the same way. Not a
+    tuple: it must never equal an answer of cards or options (an empty selection is ``()``,
+    and answers are keys of caches)."""
+
+
+RESIGN: Final = Resign()
 
 
 class Decision(NamedTuple):

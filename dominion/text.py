@@ -252,6 +252,8 @@ def render(event, player_names, style: str = ENGINE) -> str:
         return "The game has ended." if online else "The game is over."
     if kind == "take_back":
         return f"{who} takes back a move."
+    if kind == "resign":
+        return f"{who} resigns."
     if online:
         if kind == "cleanup":
             return ""

@@ -27,6 +27,7 @@ from __future__ import annotations
 import random
 from functools import lru_cache
 from pathlib import Path
+from typing import Any, Callable
 
 from ..errors import InvalidKingdomError, did_you_mean
 from ..kingdoms import KINGDOM_SIZE, RECOMMENDED
@@ -70,9 +71,11 @@ def _on_off(text: str) -> bool:
     return words[text.lower()]
 
 
-SEARCH_OPTIONS = {"playouts": int, "candidates": int, "rollout": str, "time": float,
-                  "horizon": int, "margin": float, "confidence": float, "scale": float,
-                  "plan": int, "model": str, "switch": _on_off}
+# Each option's reader: its value's text to the keyword argument (ValueError when it is not one).
+SEARCH_OPTIONS: dict[str, Callable[[str], Any]] = {
+    "playouts": int, "candidates": int, "rollout": str, "time": float, "horizon": int,
+    "margin": float, "confidence": float, "scale": float, "plan": int, "model": str,
+    "switch": _on_off}
 
 
 def is_search_spec(name: str) -> bool:

@@ -243,7 +243,7 @@ class Answering:
     def _stepped(self, item: Pending) -> dominion.State:
         """The state ``item``'s answer leads its game to, or ServiceError changing nothing.
         Checks in the order of the status codes' precedence: shape of the request, over,
-        stale, whose turn, legal."""
+        stale, whose turn (a resignation may come from any seat), legal."""
         game, seat, answer = item.game, item.seat, item.answer
         if not answer.HasField("sequence"):
             raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT, NO_SEQUENCE)
@@ -266,7 +266,7 @@ class Answering:
                                f"is number {number}")
         if answer.HasField("take_back"):
             return _taken_back(game, state, seat)
-        if decision.player != seat:
+        if decision.player != seat and answer.WhichOneof("value") != "resign":
             raise ServiceError(grpc.StatusCode.FAILED_PRECONDITION,
                                f"decision {number} is for seat {decision.player} "
                                f"({state.config.players[decision.player]}), not for your "

@@ -112,6 +112,8 @@ def answer_from_pb(decision: dominion.Decision, answer: pb.Answer):
     field = answer.WhichOneof("value")
     if field == "take_back":   # whatever the question: it takes back the answer before it
         return dominion.TAKE_BACK
+    if field == "resign":   # to no decision: any seat, at any time
+        return dominion.RESIGN
     expected = _ANSWER_FIELD[decision.kind]
     if field is None:
         raise AnswerShapeError(f"the answer carries no value; this {decision.kind} decision "
@@ -130,6 +132,9 @@ def answer_from_pb(decision: dominion.Decision, answer: pb.Answer):
 def answer_to_pb(kind: str, answer, sequence: int) -> pb.Answer:
     """The wire form of an engine answer to a decision of ``kind`` (for game records)."""
     msg = pb.Answer(sequence=sequence)
+    if isinstance(answer, dominion.Resign):
+        msg.resign.SetInParent()
+        return msg
     field = _ANSWER_FIELD[kind]
     if answer.__class__ is dominion.TakeBack:
         msg.take_back.SetInParent()

@@ -137,6 +137,8 @@ def _answer(msg: pb.Answer, number: int):
         return tuple(getattr(msg, field).cards)
     if field == "take_back":
         return dominion.TAKE_BACK
+    if field == "resign":
+        return dominion.RESIGN
     raise _invalid(f"answer {number} of the record carries no value")
 
 

@@ -38,7 +38,7 @@ from .limits import (DEFAULT_PAGE, MAX_NAME, MAX_PAGE, CreationLimits, ServiceEr
                      ServiceOptions, TrustedProxies, check_create_request, fit_to_file_limit,
                      over_limits, quote, short)
 from .logs import rate_limited
-from .storage import FinishedGame, SeatRecord, Storage, StoredGame
+from .storage import FinishedGame, SeatRecord, SeatTaken, Storage, StoredGame
 from .search_seats import SearchSeats
 from .sharing import Sharing
 from .streams import PlayStream, Streams, Undecodable, check_from_event
@@ -288,6 +288,11 @@ class DominionService(pb_grpc.DominionServiceServicer):
                 raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT,
                                    f"seat {i}: unknown bot {quote(s.bot)}; bots: "
                                    f"{', '.join(bots)}")
+            if s.open and s.bot:
+                raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT,
+                                   f"seat {i}: an open seat is a person's, not a bot's")
+            if s.open and self.sharing is not None:
+                raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT, SHARED_OPEN_SEATS)
         if request.HasField("seed") and not self.options.allow_seed:
             raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT,
                                "this server does not accept a chosen seed: whoever chooses it "
@@ -311,7 +316,7 @@ class DominionService(pb_grpc.DominionServiceServicer):
             state = dominion.new_game(config)
         except dominion.DominionError as e:
             raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT, short(str(e))) from None
-        tokens = [None if s.bot else secrets.token_hex(24) for s in request.seats]
+        tokens = [None if s.bot or s.open else secrets.token_hex(24) for s in request.seats]
         seats = tuple(SeatRecord(s.bot, token_digest(t) if t else "")
                       for s, t in zip(request.seats, tokens))
         game_id = secrets.token_hex(8)
@@ -342,8 +347,60 @@ class DominionService(pb_grpc.DominionServiceServicer):
         return pb.CreateGameResponse(
             game_id=game_id, kingdom=state.config.kingdom,
             first_player=state.config.first_player, undo_allowed=undo,
-            seats=[pb.SeatToken(seat=i, name=names[i], bot=s.bot, token=t or "")
+            seats=[pb.SeatToken(seat=i, name=names[i], bot=s.bot, token=t or "", open=s.open)
                    for i, (s, t) in enumerate(zip(request.seats, tokens))])
+
+    async def JoinGame(self, request, context):
+        try:
+            with self.answering.in_flight:
+                return await asyncio.shield(self._join_game(request))
+        except ServiceError as e:
+            await context.abort(e.code, e.message)
+
+    async def _join_game(self, request) -> pb.JoinGameResponse:
+        """Hand out an open seat's token, once: the database stores the new token's digest
+        (and the seat's name) only while the seat is still open (`Storage.claim_seat`)."""
+        if self.sharing is not None:
+            raise ServiceError(grpc.StatusCode.FAILED_PRECONDITION, SHARED_OPEN_SEATS)
+        name = request.name.strip()
+        if len(name) > MAX_NAME:
+            raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT,
+                               f"name is at most {MAX_NAME} characters, not {len(name)}")
+        game = await self._game(request.game_id)
+        async with game.lock:
+            seat, state = request.seat, game.state
+            if not 0 <= seat < len(game.seats):
+                raise ServiceError(grpc.StatusCode.INVALID_ARGUMENT,
+                                   f"seat must be 0 to {len(game.seats) - 1}, not {seat}")
+            if game.abandoned or dominion.is_over(state):
+                raise ServiceError(grpc.StatusCode.FAILED_PRECONDITION,
+                                   f"game {game.id} is over; its seats cannot be taken")
+            if not game.seats[seat].open_seat:
+                raise ServiceError(grpc.StatusCode.FAILED_PRECONDITION,
+                                   f"seat {seat} of game {game.id} is not open: " +
+                                   ("a bot plays it" if game.seats[seat].bot else
+                                    "a person holds it already"))
+            token = secrets.token_hex(24)
+            seats = game.seats[:seat] + (SeatRecord("", token_digest(token)),) + \
+                game.seats[seat + 1:]
+            if name:
+                state = dominion.rename(state, seat, name)
+            try:
+                await self.writer.call(self.storage.claim_seat, game.id, game.seats, seats,
+                                       state.config)
+            except SeatTaken:
+                raise ServiceError(grpc.StatusCode.FAILED_PRECONDITION,
+                                   f"seat {seat} of game {game.id} was taken first") from None
+            except Exception:
+                log.exception("game %s: seat %d could not be stored as taken", game.id, seat)
+                raise ServiceError(grpc.StatusCode.UNAVAILABLE,
+                                   "the seat could not be stored as yours, so it was not "
+                                   "taken; try again") from None
+            game.seats = seats
+            game.wire_events.clear()   # the log's lines name the seat anew
+            game.publish(state)        # streams say what the table waits for, named anew
+        return pb.JoinGameResponse(seat=pb.SeatToken(
+            seat=seat, name=state.config.players[seat], token=token))
 
     async def ListGames(self, request, context):
         try:
@@ -403,7 +460,10 @@ class DominionService(pb_grpc.DominionServiceServicer):
                                    f"({len(state.log)} events)")
             view = view_to_pb(game.id, state, seat, game.bot_names, log_from,
                               can_undo=not game.abandoned and game.can_undo(state, seat))
-            return pb.GetViewResponse(view=abandoned_view(view) if game.abandoned else view)
+            return pb.GetViewResponse(
+                view=abandoned_view(view) if game.abandoned else view,
+                chat=game.chat.since(request.chat_from) if request.HasField("chat_from")
+                else ())
         except ServiceError as e:
             await context.abort(e.code, e.message)
 
@@ -448,9 +508,29 @@ class DominionService(pb_grpc.DominionServiceServicer):
             check_from_event(game, request.from_event)
         except ServiceError as e:
             await context.abort(e.code, e.message)
-        async for update in self.streams.follow(game, seat, request.from_event, context,
-                                                pb.StreamEventsResponse):
+        async for update in self.streams.follow(
+                game, seat, request.from_event, context, pb.StreamEventsResponse,
+                chat_from=request.from_chat if request.HasField("from_chat") else None):
             yield update
+
+    async def SendChat(self, request, context):
+        """A seat's line to the table (`chat.Chat`), then every follower is woken to send it.
+        Its text and the caller's token are never logged."""
+        try:
+            if self.sharing is not None:
+                raise ServiceError(grpc.StatusCode.FAILED_PRECONDITION,
+                                   "servers sharing a database (--shared) carry no chat: each "
+                                   "keeps only its own memory")
+            game = await self._game(request.game_id)
+            seat = self._seat(game, context, required=True)
+            if game.abandoned or dominion.is_over(game.state):
+                raise ServiceError(grpc.StatusCode.FAILED_PRECONDITION,
+                                   f"game {game.id} is over; its chat is closed")
+            line = game.chat.say(seat, game.state.config.players[seat], request.text)
+            game.publish(game.state)
+            return pb.SendChatResponse(index=line.index)
+        except ServiceError as e:
+            await context.abort(e.code, e.message)
 
     async def Play(self, requests, context):
         try:
@@ -552,7 +632,13 @@ def _summary(g) -> pb.GameSummary:
                              created=g.created, abandoned=g.abandoned)
     if decision is not None:
         summary.waiting_for = decision.player
+        if not g.abandoned:
+            summary.open_seats.extend(i for i, s in enumerate(g.seats) if s.open_seat)
     return summary
+
+
+SHARED_OPEN_SEATS = ("servers sharing a database (--shared) do not offer open seats: give "
+                     "each person their seat's link")
 
 
 def _read_page_token(token: str, filters: str) -> tuple:

@@ -37,11 +37,20 @@ class AnswerConflict(StorageError):
     database), or the game is not there."""
 
 
+class SeatTaken(StorageError):
+    """A seat that `Storage.claim_seat` found no longer as the caller saw it: taken first."""
+
+
 class SeatRecord(NamedTuple):
     """A seat as stored: the bot playing it (``""`` for a client's seat) and the SHA-256 hex
-    digest of its token (``""`` for a bot's seat). Tokens themselves are never stored."""
+    digest of its token (``""`` for a bot's seat, and for an open seat: a person's seat whose
+    token no one has taken yet, `open_seat`). Tokens themselves are never stored."""
     bot: str
     token_digest: str
+
+    @property
+    def open_seat(self) -> bool:
+        return not self.bot and not self.token_digest
 
 
 class StoredGame(NamedTuple):
@@ -125,6 +134,12 @@ class Storage(Protocol):
     def abandon_game(self, game_id: str) -> None:
         """Record that a game in progress was ended as abandoned (it is over from now on,
         and its record is as far as it went)."""
+
+    def claim_seat(self, game_id: str, seats: tuple, claimed: tuple,
+                   config: dominion.Config) -> None:
+        """Store that an open seat was taken: the game's seats become ``claimed`` and its
+        config ``config`` (the seat's new name), only if its seats are still ``seats`` and it
+        is not over; else `SeatTaken`, storing nothing (of two takers of one seat, one wins)."""
 
     def load_games(self) -> Iterator:
         """Every stored game that is not over, with its answers (`StoredGame`), or a
@@ -498,6 +513,16 @@ class SqliteStorage:
             self._conn.execute("UPDATE games SET over = 1, abandoned = 1 "
                                "WHERE game_id = ? AND over = 0",
                                (game_id,))
+
+    def claim_seat(self, game_id: str, seats: tuple, claimed: tuple,
+                   config: dominion.Config) -> None:
+        with self._transaction():
+            if self._conn.execute(
+                    "UPDATE games SET seats = ?, config = ? "
+                    "WHERE game_id = ? AND seats = ? AND over = 0",
+                    (seats_to_json(claimed), config_to_json(config), game_id,
+                     seats_to_json(seats))).rowcount != 1:
+                raise SeatTaken(f"the seats of game {game_id} changed, or it is over")
 
     _COLUMNS = "game_id, config, seats, created, answer_count, turn, creator, abandoned"
     _ALL_COLUMNS = ("game_id, config, seats, created, answer_count, over, turn, creator, "

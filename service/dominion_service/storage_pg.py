@@ -29,7 +29,8 @@ import psycopg
 from psycopg import conninfo as pg_conninfo
 from psycopg_pool import ConnectionPool
 
-from .storage import (SCHEMA_VERSION_TABLE, GameRows, Migration, StorageError, StoredGame,
+from .storage import (SCHEMA_VERSION_TABLE, GameRows, Migration, SeatTaken, StorageError,
+                      StoredGame,
                       answer_conflict, answer_to_json, check_same_game, config_to_json,
                       finished_game, pending_migrations, seats_to_json, stored_game)
 
@@ -385,6 +386,14 @@ class PostgresStorage:
             conn.execute("UPDATE games SET over = TRUE, abandoned = TRUE "
                          "WHERE game_id = %s AND NOT over", (game_id,))
             self._announce(conn, [(game_id, -1)])   # the others read that it ended
+
+    def claim_seat(self, game_id: str, seats: tuple, claimed: tuple, config) -> None:
+        with self._writing(), self._pool.connection() as conn:
+            if conn.execute("UPDATE games SET seats = %s, config = %s "
+                            "WHERE game_id = %s AND seats = %s AND NOT over",
+                            (seats_to_json(claimed), config_to_json(config), game_id,
+                             seats_to_json(seats))).rowcount != 1:
+                raise SeatTaken(f"the seats of game {game_id} changed, or it is over")
 
     def _conflict(self, conn: psycopg.Connection, game_id: str, number: int):
         row = conn.execute("SELECT answer_count FROM games WHERE game_id = %s",

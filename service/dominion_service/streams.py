@@ -246,11 +246,12 @@ class Streams:
     # --- StreamEvents and Play --------------------------------------------------------------
 
     async def follow(self, game: Game, seat: Optional[int], cursor: int, context, message,
-                     play: Optional[PlayStream] = None):
+                     play: Optional[PlayStream] = None, chat_from: Optional[int] = None):
         """The updates of StreamEvents and Play (``message``: their response class, whose
         first fields are alike): new events, the seat's decision with its view, what the game
-        waits for, and the end; for Play also each answer's outcome. Sleeps until woken: by
-        every change of the game, at shutdown, and by Play's reader."""
+        waits for, and the end; for Play also each answer's outcome; for StreamEvents the chat
+        lines from ``chat_from`` on (None: none). Sleeps until woken: by every change of the
+        game, a chat line, at shutdown, and by Play's reader."""
         watcher = play if play is not None else _Watcher()
         wake = watcher.wake
         game.watchers.add(watcher)
@@ -268,6 +269,8 @@ class Streams:
                     await context.abort(grpc.StatusCode.FAILED_PRECONDITION,
                                         abandoned_message(game))
                 state = game.state
+                if state.config.players is not names:   # a seat taken with a new name
+                    names, sent_waiting = state.config.players, None   # (JoinGame): said again
                 if play is not None and play.applying and dominion.pending(state) is None:
                     await wake.wait()   # the outcome of an answer in flight goes before the end
                     continue
@@ -293,6 +296,11 @@ class Streams:
                     update.MergeFromString(events_to_bytes(events, cursor, len(events), seat,
                                                            names, game.wire_events))
                 cursor = len(events)
+                if chat_from is not None:
+                    lines = game.chat.since(chat_from)
+                    if lines:
+                        update.chat.extend(lines)
+                        chat_from = lines[-1].index + 1
                 decision = dominion.pending(state)
                 number = dominion.decision_number(state)
                 if decision is None:

@@ -17,6 +17,7 @@ import grpc
 import dominion
 import dominion.bots
 
+from .chat import Chat
 from .limits import MAX_GAME_ID, ServiceError, quote, short
 from .storage import BrokenGame, FinishedGame
 
@@ -116,6 +117,7 @@ class Game:
         self.last_use = now           # `time.monotonic()` of the last request for it
         self.undo = True              # its seats may take back a move (CreateGameRequest.undo)
         self.previous: Optional[dominion.State] = None   # the state before the current one
+        self.chat = Chat()            # what its people said (in memory only)
 
     def publish(self, state: dominion.State) -> None:
         """Make ``state`` current and wake every stream that follows the game."""

@@ -1490,3 +1490,140 @@ def test_a_record_with_a_take_back_replays_in_the_viewer_and_says_the_take_back(
     expect(page.locator("#log")).to_contain_text("Ann takes back a move.")
     page.keyboard.press("End")
     expect(page.locator("#replay-where")).to_contain_text("the game is over")
+
+
+# --- people: resign, chat, joining an open seat (issue 33) --------------------------------------
+
+def test_a_person_resigns_only_through_the_question_and_both_pages_say_who_resigned(
+        server, browser, axe_script):
+    """Bob resigns out of turn: a double click on "Resign" only opens and closes the question,
+    the button that resigns is held when it appears under a still pointer, "Keep playing"
+    keeps playing; "Yes, resign" ends the game, and both people's end screens say so. A
+    spectator has no Resign."""
+    with connect(server.target) as client:
+        game = client.create_game(["Ann", "Bob"], kingdom="First Game", seed=5, first_player=0)
+    ann, bob = browser.new_context(), browser.new_context()
+    try:
+        pages = {}
+        for seat, ctx in ((0, ann), (1, bob)):
+            pages[seat] = ctx.new_page()
+            pages[seat].goto(f"{server.web_url}#/game/{game.game_id}?token={game.tokens[seat]}")
+        ann_page, page = pages[0], pages[1]
+        expect(page.locator("#question")).to_have_attribute("data-kind", "wait")
+        summary = page.locator("#resign summary")
+        summary.dblclick()
+        expect(page.locator("#resign-confirm")).to_be_hidden()
+        summary.click()
+        assert axe_violations(page) == [], "the resign question"
+        box = page.locator("#resign-confirm").bounding_box()
+        page.locator("#resign-cancel").click()
+        expect(page.locator("#resign-confirm")).to_be_hidden()
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        page.mouse.move(x, y)          # the pointer rests where the button will appear
+        summary.focus()
+        page.keyboard.press("Enter")   # opened from the keyboard, under the still pointer
+        expect(page.locator("#resign-confirm")).to_be_visible()
+        hit = f"document.elementFromPoint({x}, {y}).id"
+        assert page.evaluate(hit) == "resign-confirm"   # on top, not clipped by the header
+        page.mouse.click(x, y)         # a stray click: held
+        page.wait_for_timeout(300)
+        expect(page.locator("#question")).to_have_attribute("data-kind", "wait")
+        page.mouse.move(1, 1)
+        page.locator("#resign-confirm").click()   # aimed at: taken
+        for p in (page, ann_page):
+            expect(p.locator("#question")).to_have_attribute("data-kind", "over")
+            expect(p.locator("#end-reason")).to_have_text("Bob resigned.")
+            expect(p.locator("#winners")).to_have_text("Ann wins.")
+            expect(p.locator("#log")).to_contain_text("Bob resigns.")
+            expect(p.locator("#resign")).to_be_hidden()
+            expect(p.locator("#chat-form")).to_be_hidden()   # a game over takes no more lines
+        watcher = bob.new_page()
+        watcher.goto(f"{server.web_url}#/game/{game.game_id}")
+        expect(watcher.locator("#end-reason")).to_have_text("Bob resigned.")
+        expect(watcher.locator("#resign")).to_have_count(0)
+        watcher.locator("#watch-replay").click()   # the replay's end says so too
+        watcher.locator("#replay-end").click()
+        expect(watcher.locator(".end-reason")).to_have_text("Bob resigned.")
+    finally:
+        ann.close()
+        bob.close()
+
+
+def test_a_second_person_takes_an_open_seat_from_the_lobby_and_it_cannot_be_taken_twice(
+        server, browser, axe_script):
+    """Ann leaves seat 2 open; Bob, in the lobby, gives his name and joins; Cid's lobby, read
+    before that, offers the seat too, and his join is refused in words; the seat is Bob's."""
+    ann, bob, cid = browser.new_context(), browser.new_context(), browser.new_context()
+    try:
+        page = ann.new_page()
+        page.goto(server.web_url)
+        page.locator("#your-name").fill("Ann")
+        page.locator("#seat-1").select_option(" open")
+        page.locator("#create-game").click()
+        expect(page.locator("#status")).to_contain_text("You are Ann")
+        game_id = re.search(r"#/game/([^?]+)", page.url).group(1)
+        late = cid.new_page()
+        late.goto(server.web_url)
+        row = f"#games tr[data-game='{game_id}']"
+        expect(late.locator(f"{row} button.join")).to_have_text("join as seat 2")
+        bobs = bob.new_page()
+        bobs.goto(server.web_url)
+        expect(bobs.locator(row)).to_contain_text("Player 2 (open)")
+        assert axe_violations(bobs) == [], "the lobby with an open seat"
+        bobs.locator(f"{row} .join-name").fill("Bob")
+        bobs.locator(f"{row} button.join").click()
+        expect(bobs.locator("#status")).to_contain_text("You are Bob")
+        expect(page.locator("#players")).to_contain_text("Bob")
+        late.locator(f"{row} .join-name").fill("Cid")
+        late.locator(f"{row} button.join").click()
+        expect(late.locator("#lobby-error")).to_contain_text("a person holds it already")
+        late.reload()
+        expect(late.locator(row)).to_contain_text("Ann, Bob")
+        expect(late.locator(f"{row} button.join")).to_have_count(0)
+    finally:
+        for ctx in (ann, bob, cid):
+            ctx.close()
+
+
+def test_chat_lines_arrive_live_as_text_survive_a_reload_and_spectators_only_read(
+        server, browser, axe_script):
+    """Ann says a line holding markup: Bob's page and a spectator's show it live, as text; the
+    letters typed never act on the table (e ends a phase elsewhere); a reload shows it again;
+    the spectator has no box to write in; saying too much too fast is refused in words."""
+    with connect(server.target) as client:
+        game = client.create_game(["Ann", "Bob"], kingdom="First Game", seed=5, first_player=0)
+    ctxs = [browser.new_context(viewport={"width": 1366, "height": 768}) for _ in range(3)]
+    try:
+        for ctx in ctxs:
+            ctx.add_init_script(MANUAL_TREASURES)
+        ann, bob, watcher = (ctx.new_page() for ctx in ctxs)
+        ann.goto(f"{server.web_url}#/game/{game.game_id}?token={game.tokens[0]}")
+        bob.goto(f"{server.web_url}#/game/{game.game_id}?token={game.tokens[1]}")
+        watcher.goto(f"{server.web_url}#/game/{game.game_id}")
+        assert wait_for_question(ann) == "turn"
+        sequence = ann.locator("#question").get_attribute("data-sequence")
+        said = '<img src=x onerror="window.pwned=1">gl hf, end well'
+        ann.locator("#chat-text").fill("")
+        ann.locator("#chat-text").type(said)
+        ann.locator("#chat-text").press("Enter")
+        for page in (ann, bob, watcher):
+            expect(page.locator("#chat-lines li")).to_have_text(f"Ann: {said}")
+            assert page.locator("#chat-lines img").count() == 0
+            assert page.evaluate("window.pwned") is None
+        assert ann.locator("#question").get_attribute("data-sequence") == sequence
+        expect(ann.locator("#chat-text")).to_have_value("")
+        expect(watcher.locator("#chat-text")).to_have_count(0)
+        assert axe_violations(bob) == [], "the chat"
+        bob.reload()
+        expect(bob.locator("#chat-lines li")).to_have_text(f"Ann: {said}")
+        for i in range(5):
+            bob.locator("#chat-text").fill(f"line {i}")
+            bob.locator("#chat-text").press("Enter")
+            expect(bob.locator("#chat-lines li")).to_have_count(i + 2)
+        bob.locator("#chat-text").fill("one too many")
+        bob.locator("#chat-text").press("Enter")
+        expect(bob.locator("#chat-error")).to_contain_text("at most 5 chat lines")
+        expect(bob.locator("#chat-text")).to_have_value("one too many")
+    finally:
+        for ctx in ctxs:
+            ctx.close()

@@ -55,7 +55,8 @@ export class Board {
 
   /** The page: header; the players' areas, the Supply, then the question and your cards
    * along the bottom; beside them the card panel, the trash and the log. */
-  layout(root: HTMLElement, question: HTMLElement, banner: HTMLElement): void {
+  layout(root: HTMLElement, question: HTMLElement, banner: HTMLElement, chat?: HTMLElement):
+    void {
     replace(root, h("h1", { class: "sr-only" }, "Dominion"), this.status, banner,
       h("div", { class: "table" },
         h("div", { class: "others" }, this.players),
@@ -63,7 +64,7 @@ export class Board {
         h("div", { class: "dock" }, question, this.mine),
         h("div", { class: "side" }, this.cardText, this.trash,
           h("section", { class: "log-panel", "aria-label": "Game log" },
-            h("h2", {}, "Log"), this.log))));
+            h("h2", {}, "Log"), this.log), chat)));
   }
 
   /** The card's face in the card panel. ``sheet``: also as a sheet over a phone's screen
@@ -192,7 +193,8 @@ export class Board {
       if (Number(event.index) < this.logCount) continue;
       this.logCount = Number(event.index) + 1;
       this.log.append(h("li", { class: `event ${event.kind} ${this.seatClass(event.player)}`,
-        "data-index": event.index }, this.catalog.words(event.text)));
+        "data-index": event.index, "data-player": event.player },
+      this.catalog.words(event.text)));
     }
     this.followLog();
   }
@@ -211,7 +213,13 @@ export class Board {
     return turns.length ? (turns[turns.length - 1].textContent ?? "") : "";
   }
 
-  get logLength(): number {
+  /** The name of the player whose resignation ended the game, when the log holds it. */
+  resigned(v: View): string | undefined {
+    const line = this.log.querySelector<HTMLElement>("li.resign");
+    return line ? v.players[Number(line.dataset.player)]?.name : undefined;
+  }
+
+    get logLength(): number {
     return this.logCount;
   }
 }

@@ -6,13 +6,16 @@
 // and holding it, or moving to it with Tab shows its face. No stray moves: a click on a
 // control that just appeared under a still pointer is held (steady.ts).
 import { create, toJsonString } from "@bufbuild/protobuf";
-import { client, inWords, saveSettings, seatHeaders, settings, type Settings } from "./api";
+import { client, Code, ConnectError, inWords, refusal, saveSettings, seatHeaders, settings,
+  type Settings } from "./api";
 import { Board, countedFaces } from "./board";
 import { Steady } from "./steady";
 import { counted, h, replace, withKey } from "./dom";
 import {
-  CardListSchema, GetRecordResponseSchema, MoveSchema, OptionListSchema, Phase, Verb,
-  type Answer, type Decision, type Event, type FinalDeck, type Move, type PublicDecision,
+  CardListSchema, GetRecordResponseSchema, MoveSchema, OptionListSchema, Phase, ResignSchema,
+  Verb,
+  type Answer, type ChatLine, type Decision, type Event, type FinalDeck, type Move,
+  type PublicDecision,
   type StreamEventsResponse, type View,
 } from "./gen/dominion/v1/dominion_pb";
 
@@ -75,6 +78,10 @@ export class Table {
   private readonly question = h("section", { id: "question", class: "panel", tabindex: "-1",
     "aria-label": "Your decision" });
   private readonly onKey = (e: KeyboardEvent) => this.key(e);
+  private resignBox?: HTMLDetailsElement; // a seat's "Resign" question (none for a spectator)
+  private chatNext = 0n;                  // the first chat line not shown yet
+  private readonly chatLines = h("ol", { id: "chat-lines", "aria-live": "polite" });
+  private readonly chatForm = h("form", { id: "chat-form" });
 
   constructor(private root: HTMLElement, private gameId: string, private token?: string) {}
 
@@ -82,11 +89,13 @@ export class Table {
     try {
       const cards = (await client.listCards({})).cards;
       this.board = new Board(cards);
-      const view = (await client.getView({ gameId: this.gameId, logFrom: 0n },
-        { headers: seatHeaders(this.token) })).view;
-      this.board.layout(this.root, this.question, this.banner);
+      const read = await client.getView({ gameId: this.gameId, logFrom: 0n, chatFrom: 0n },
+        { headers: seatHeaders(this.token) });
+      const view = read.view;
+      this.board.layout(this.root, this.question, this.banner, this.chatPanel());
+      this.addChat(read.chat);
       this.board.status.append(h("a", { href: "#/", class: "home" }, "Lobby"), this.statusLine,
-        this.settingsPanel(), keysPanel());
+        this.settingsPanel(), ...(this.token ? [this.resignPanel()] : []), keysPanel());
       this.addEvents(view?.log ?? []);
       this.setView(view);
       this.settings = settings(this.player);
@@ -116,7 +125,8 @@ export class Table {
         if (this.connection) await this.readView();   // back: the table as it stands
         this.reconnected();
         const stream = client.streamEvents(
-          { gameId: this.gameId, fromEvent: BigInt(this.board?.logLength ?? 0) },
+          { gameId: this.gameId, fromEvent: BigInt(this.board?.logLength ?? 0),
+            fromChat: this.chatNext },
           { headers: seatHeaders(this.token), signal: this.abort.signal });
         for await (const update of stream) {
           this.apply(update);
@@ -158,6 +168,7 @@ export class Table {
   private apply(update: StreamEventsResponse): void {
     this.reconnected();
     this.addEvents(update.events);
+    this.addChat(update.chat);
     if (update.waiting) this.waiting = update.waiting;
     if (update.gameOver) this.ended = true;   // the stream's last message
     if (update.decision?.view) {
@@ -169,9 +180,11 @@ export class Table {
   }
 
   private async readView(): Promise<void> {
-    const view = (await client.getView({ gameId: this.gameId,
-      logFrom: BigInt(this.board?.logLength ?? 0) },
-    { headers: seatHeaders(this.token), signal: this.abort.signal })).view;
+    const read = await client.getView({ gameId: this.gameId,
+      logFrom: BigInt(this.board?.logLength ?? 0), chatFrom: this.chatNext },
+    { headers: seatHeaders(this.token), signal: this.abort.signal });
+    const view = read.view;
+    this.addChat(read.chat);
     this.addEvents(view?.log ?? []);
     this.setView(view);
     this.render();
@@ -370,6 +383,8 @@ export class Table {
       act: (verb, card) => this.move(verb === "PLAY" ? Verb.PLAY : Verb.BUY, card) });
     this.renderQuestion(v);
     signalTurn(v.gameOver ? "Game over" : this.decision ? "Your move" : "");
+    if (this.resignBox) this.resignBox.hidden = v.gameOver;
+    this.chatForm.hidden = v.gameOver;
     replace(this.banner, this.connection ? h("p", { class: "banner" }, this.connection) : null);
     this.steady.note(this.root);
     if (v.gameOver && !this.decksAsked) void this.loadDecks();
@@ -427,6 +442,78 @@ export class Table {
         box("setting-auto-forced", "Answer a question that has only one answer by itself",
           "autoForced"),
         h("p", { class: "small" }, "Kept in this browser for each player.")));
+  }
+
+  /** The chat: the lines said at this table (as text, never markup), and for a seat a line
+   * to say (a spectator reads only). */
+  private chatPanel(): HTMLElement {
+    const text = h("input", { id: "chat-text", maxlength: 300, autocomplete: "off",
+      "aria-label": "Say to the table" }) as HTMLInputElement;
+    const said = h("p", { class: "error", id: "chat-error", role: "alert" });
+    this.chatForm.addEventListener("submit", async (e) => {
+      e.preventDefault();
+      said.textContent = "";
+      try {
+        await client.sendChat({ gameId: this.gameId, text: text.value },
+          { headers: seatHeaders(this.token) });
+        text.value = "";
+      } catch (error) {
+        said.textContent = refusal(error);
+      }
+    });
+    replace(this.chatForm, text, h("button", { type: "submit" }, "Say"));
+    return h("section", { id: "chat", "aria-label": "Chat" }, h("h2", {}, "Chat"),
+      this.chatLines, this.token ? [this.chatForm, said] : null);
+  }
+
+  private addChat(lines: readonly ChatLine[]): void {
+    for (const line of lines) {
+      if (line.index < this.chatNext) continue;
+      this.chatNext = line.index + 1n;
+      this.chatLines.append(h("li", { class: `p${line.seat}` },
+        h("b", { class: "who" }, `${line.name}: `), line.text));
+    }
+    this.chatLines.scrollTop = this.chatLines.scrollHeight;
+  }
+
+  /** Resign, behind a question: the summary only opens it, and the button that resigns
+   * stands elsewhere, held like every acting control when it has just appeared under a
+   * still pointer (steady.ts), so no stray click resigns. */
+  private resignPanel(): HTMLElement {
+    const box = this.resignBox = h("details", { id: "resign" }, h("summary", {}, "Resign"),
+      h("div", { class: "popup" },
+        h("p", {}, "Resign this game? You lose it, and it ends now for everyone at the table."),
+        h("button", { type: "button", id: "resign-confirm", class: "danger", "data-act": "resign",
+          onclick: () => void this.resign() }, "Yes, resign"),
+        h("button", { type: "button", id: "resign-cancel",
+          onclick: () => { box.open = false; } }, "Keep playing"))) as HTMLDetailsElement;
+    box.addEventListener("toggle", () => this.steady.note(this.root));
+    return box;
+  }
+
+  /** Send the resignation for the decision pending now (any seat's: a resignation may come
+   * out of turn); when an answer slipped in first (ABORTED), read the table and send again. */
+  private async resign(): Promise<void> {
+    for (let attempt = 0; attempt < 3 && !this.view?.gameOver; attempt++) {
+      try {
+        await client.submitAnswer({ gameId: this.gameId, answer: {
+          sequence: this.view?.sequence ?? 0n,
+          value: { case: "resign", value: create(ResignSchema) } } },
+        { headers: seatHeaders(this.token) });
+        if (this.resignBox) this.resignBox.open = false;
+        await this.readView();
+        return;
+      } catch (e) {
+        if (e instanceof ConnectError && e.code === Code.Aborted) {
+          await this.readView().catch(() => undefined);
+          continue;
+        }
+        const said = inWords(e);
+        this.error = said.text;
+        this.render();
+        return;
+      }
+    }
   }
 
   private renderQuestion(v: View): void {
@@ -497,7 +584,7 @@ export class Table {
       (v.viewer === undefined ? "" : `?seat=${v.viewer}`);
     return h("div", { id: "game-over" }, h("h2", {}, "Game over"),
       h("p", { id: "winners" }, `${winners} ${v.winners.length > 1 ? "share the win" : "wins"}.`),
-      h("p", { id: "end-reason" }, endReason(v)),
+      h("p", { id: "end-reason" }, endReason(v, this.board?.resigned(v))),
       scoreTable(this.board!, v, order.map((p) => p.seat), this.decks),
       h("a", { href: replay, class: "primary", id: "watch-replay" }, "Watch the replay"),
       h("button", { type: "button", id: "download-record",
@@ -726,9 +813,11 @@ export function forcedAnswer(d: Decision): string[] | undefined {
   return undefined;
 }
 
-/** Why the game ended, as the rulebook says it: the Province pile is empty, or three Supply
- * piles are (named, with any more that emptied). */
-export function endReason(v: View): string {
+/** Why the game ended: a player resigned (``resigned``: their name), or as the rulebook
+ * says it: the Province pile is empty, or three Supply piles are (named, with any more that
+ * emptied). */
+export function endReason(v: View, resigned?: string): string {
+  if (resigned) return `${resigned} resigned.`;
   if (v.supply.some((p) => p.name === "Province" && p.count === 0)) {
     return "The game ended because the Provinces are gone.";
   }

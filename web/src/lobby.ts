@@ -11,6 +11,7 @@ import {
 } from "./gen/dominion/v1/dominion_pb";
 
 const HUMAN = "";        // a seat's choice: played by a person (you, or someone with the link)
+const OPEN = " open";    // ... by a person who takes it from the lobby (no bot has this name)
 const MAX_SEATS = 6;
 // Bots sit at the table as people do, by a name (with a bot mark beside it in the game).
 // An unfinished game older than this (a day) is taken as abandoned and not listed.
@@ -47,7 +48,8 @@ export async function showLobby(root: HTMLElement): Promise<void> {
   for (let seat = 1; seat < MAX_SEATS; seat++) {
     const choice = h("select", { id: `seat-${seat}`, "data-seat": seat },
       bots.map((b) => h("option", { value: b }, `a bot: ${botTitle(b)}`)),
-      h("option", { value: HUMAN }, "a person (share the seat's link)")) as HTMLSelectElement;
+      h("option", { value: HUMAN }, "a person (share the seat's link)"),
+      h("option", { value: OPEN }, "a person who joins from the lobby")) as HTMLSelectElement;
     choice.value = bots.includes("big-money") ? "big-money" : bots[0];
     choice.addEventListener("change", () => drawSeats());
     seatChoices.push(choice);
@@ -110,7 +112,8 @@ export async function showLobby(root: HTMLElement): Promise<void> {
     const names = BOT_NAMES.filter((b) => b !== mine);
     const seats = [{ name: mine, bot: "" },
       ...seatChoices.slice(0, n - 1).map((c, i) => ({
-        name: c.value ? names[i] : seatNames[i].value.trim(), bot: c.value }))];
+        name: c.value === OPEN ? "" : c.value ? names[i] : seatNames[i].value.trim(),
+        bot: c.value === OPEN ? "" : c.value, open: c.value === OPEN }))];
     let kingdom: CreateGameRequest["kingdom"];
     if (kingdomKind.value === "preset") kingdom = { case: "preset", value: preset.value };
     else if (kingdomKind.value === "random") {
@@ -155,7 +158,7 @@ export async function showLobby(root: HTMLElement): Promise<void> {
       startButton, created),
     h("section", { class: "panel" }, h("h2", {}, "Games on this server"), gamesTable),
     recordPanel());
-  await listGames(gamesTable);
+  await listGames(gamesTable, status);
 }
 
 /** "Copy link": the seat's link to the clipboard, said when done (or, where the browser
@@ -209,7 +212,18 @@ function recordPanel(): HTMLElement {
     open, error);
 }
 
-async function listGames(table: HTMLElement): Promise<void> {
+/** Take an open seat: the name to play under, then the seat's page (its token kept here). */
+async function join(g: GameSummary, seat: number, name: string, status: HTMLElement) {
+  try {
+    const taken = (await client.joinGame({ gameId: g.gameId, seat, name })).seat!;
+    holdSeat({ gameId: g.gameId, seat, name: taken.name, token: taken.token });
+    window.location.hash = new URL(gameLink(g.gameId, taken.token)).hash;
+  } catch (e) {
+    status.textContent = refusal(e);
+  }
+}
+
+async function listGames(table: HTMLElement, status: HTMLElement): Promise<void> {
   let games: GameSummary[];
   try {
     games = (await client.listGames({ includeFinished: true, pageSize: 100 })).games;
@@ -234,13 +248,20 @@ async function listGames(table: HTMLElement): Promise<void> {
       h("th", {}, "State"), h("th", {}, "")),
     games.map((g) => {
       const held = mine.filter((s) => s.gameId === g.gameId);
+      const name = h("input", { maxlength: 64, "aria-label": "Your name, to join",
+        placeholder: "your name", class: "join-name" }) as HTMLInputElement;
       return h("tr", { "data-game": g.gameId },
-        h("td", {}, g.players.map((p, i) => (g.bots[i] ? `${p} (bot)` : p)).join(", ")),
+        h("td", {}, g.players.map((p, i) => (g.bots[i] ? `${p} (bot)`
+          : g.openSeats.includes(i) ? `${p} (open)` : p)).join(", ")),
         h("td", { class: "small" }, g.kingdom.join(", ")),
         h("td", {}, g.turn),
         h("td", {}, g.gameOver ? "over" : `waiting for ${g.players[g.waitingFor ?? 0]}`),
         h("td", {}, held.map((s) => h("a", { href: gameLink(g.gameId, s.token), class: "seat" },
-          `${g.gameOver ? "see" : "play"} as ${s.name}`)), " ",
+          `${g.gameOver ? "see" : "play"} as ${s.name}`)),
+        g.openSeats.length ? [name, g.openSeats.map((seat) => h("button", { type: "button",
+          class: "join", "data-seat": seat,
+          onclick: () => void join(g, seat, name.value.trim(), status) },
+        `join as seat ${seat + 1}`))] : null, " ",
           h("a", { href: gameLink(g.gameId), class: "spectate" }, "spectate"),
           g.gameOver ? [" ", h("a", { href: `#/replay/${encodeURIComponent(g.gameId)}`,
             class: "replay" }, "replay")] : null));

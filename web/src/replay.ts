@@ -263,7 +263,8 @@ export class ReplayViewer {
     }
     if (reply.decks.length) {
       const seats = [...v.players.keys()].sort((a, b) => (v.scores[b] ?? 0) - (v.scores[a] ?? 0));
-      replace(this.end, h("h3", {}, "Scores"), h("p", { class: "end-reason" }, endReason(v)),
+      replace(this.end, h("h3", {}, "Scores"), h("p", { class: "end-reason" },
+        endReason(v, this.board.resigned(v))),
         scoreTable(this.board, v, seats, reply.decks));
     } else {
       replace(this.end);

@@ -397,16 +397,18 @@ class Client:
                     kingdom: Union[None, str, Sequence[str]] = None,
                     sets: Optional[Sequence[str]] = None, seed: Optional[int] = None,
                     first_player: Optional[int] = None, always_ask: bool = False,
-                    undo: bool = True) -> CreatedGame:
+                    undo: bool = True, open_seats: Sequence[int] = ()) -> CreatedGame:
         """Create a game. ``players``: a count or the seat names. ``bots``: seat -> bot name
-        for the seats the server plays. ``kingdom``: a recommended Kingdom's name, 10 card
+        for the seats the server plays. ``open_seats``: people's seats handed out later, by
+        `join` (no token now). ``kingdom``: a recommended Kingdom's name, 10 card
         names, or ``"random"`` (from ``sets``); the server's default when None.
         ``always_ask``: ask every question, even forced ones (README, "Hidden information").
         ``undo``: the seats may take back a move (`Seat.undo`)."""
         names = [""] * players if isinstance(players, int) else list(players)
         bots = bots or {}
         request = pb.CreateGameRequest(
-            seats=[pb.SeatSpec(name=n, bot=bots.get(i, "")) for i, n in enumerate(names)])
+            seats=[pb.SeatSpec(name=n, bot=bots.get(i, ""), open=i in open_seats)
+                   for i, n in enumerate(names)])
         if isinstance(kingdom, str) and kingdom.lower() == "random":
             request.random.SetInParent()
             request.random.sets.extend(sets or ())
@@ -429,6 +431,12 @@ class Client:
     def seat(self, game_id: str, token: str) -> "Seat":
         """Act for the seat whose token this is."""
         return Seat(self, game_id, token)
+
+    def join(self, game_id: str, seat: int, name: str = "") -> "Seat":
+        """Take an open seat of a game (JoinGame), named ``name``; FAILED_PRECONDITION
+        (grpc.RpcError) when it is not open (taken first, ...)."""
+        reply = self.stub.JoinGame(pb.JoinGameRequest(game_id=game_id, seat=seat, name=name))
+        return Seat(self, game_id, reply.seat.token)
 
     def spectate(self, game_id: str) -> "Seat":
         """Follow a game with no seat: public facts only."""
@@ -537,6 +545,25 @@ class Seat:
             return None
         return self.client.stub.SubmitAnswer(
             pb.SubmitAnswerRequest(game_id=self.game_id, answer=msg), metadata=self.metadata)
+
+    def say(self, text: str) -> int:
+        """Say a line to the table (SendChat); returns its index in the game's chat."""
+        return self.client.stub.SendChat(pb.SendChatRequest(game_id=self.game_id, text=text),
+                                         metadata=self.metadata).index
+
+    def chat(self, from_index: int = 0) -> list:
+        """The game's chat lines the server keeps, from ``from_index`` on (pb.ChatLine)."""
+        request = pb.GetViewRequest(game_id=self.game_id, chat_from=from_index)
+        return list(self.client.stub.GetView(request, metadata=self.metadata).chat)
+
+    def resign(self) -> pb.SubmitAnswerResponse:
+        """Resign this seat's game now, whoever is to answer (Answer.resign, named for the
+        decision pending as the server last said). ABORTED (grpc.RpcError) when an answer
+        came in between: call it again."""
+        sequence = self.view_message().sequence
+        return self.client.stub.SubmitAnswer(
+            pb.SubmitAnswerRequest(game_id=self.game_id, answer=pb.Answer(
+                sequence=sequence, resign=pb.Resign())), metadata=self.metadata)
 
 
 class DecisionTracker:

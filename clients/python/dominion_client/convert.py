@@ -162,6 +162,8 @@ def answer_from_pb(msg: pb.Answer):
         return tuple(getattr(msg, field).cards)
     if field == "take_back":
         return dominion.TAKE_BACK
+    if field == "resign":
+        return dominion.RESIGN
     raise ValueError("the answer carries no value")
 
 

@@ -56,6 +56,12 @@ class DominionService(Protocol):
     async def undo(self, request: dominion_dot_v1_dot_dominion__pb2.UndoRequest, ctx: RequestContext) -> dominion_dot_v1_dot_dominion__pb2.UndoResponse:
         raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
 
+    async def join_game(self, request: dominion_dot_v1_dot_dominion__pb2.JoinGameRequest, ctx: RequestContext) -> dominion_dot_v1_dot_dominion__pb2.JoinGameResponse:
+        raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
+
+    async def send_chat(self, request: dominion_dot_v1_dot_dominion__pb2.SendChatRequest, ctx: RequestContext) -> dominion_dot_v1_dot_dominion__pb2.SendChatResponse:
+        raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
+
 
 class DominionServiceASGIApplication(ConnectASGIApplication[DominionService]):
     def __init__(self, service: DominionService | AsyncGenerator[DominionService], *, interceptors: Iterable[Interceptor]=(), read_max_bytes: int | None = None, compressions: Iterable[Compression] | None = None) -> None:
@@ -191,6 +197,26 @@ class DominionServiceASGIApplication(ConnectASGIApplication[DominionService]):
                         idempotency_level=IdempotencyLevel.UNKNOWN,
                     ),
                     function=svc.undo,
+                ),
+                "/dominion.v1.DominionService/JoinGame": Endpoint.unary(
+                    method=MethodInfo(
+                        name="JoinGame",
+                        service_name="dominion.v1.DominionService",
+                        input=dominion_dot_v1_dot_dominion__pb2.JoinGameRequest,
+                        output=dominion_dot_v1_dot_dominion__pb2.JoinGameResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                    ),
+                    function=svc.join_game,
+                ),
+                "/dominion.v1.DominionService/SendChat": Endpoint.unary(
+                    method=MethodInfo(
+                        name="SendChat",
+                        service_name="dominion.v1.DominionService",
+                        input=dominion_dot_v1_dot_dominion__pb2.SendChatRequest,
+                        output=dominion_dot_v1_dot_dominion__pb2.SendChatResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                    ),
+                    function=svc.send_chat,
                 ),
             },
             interceptors=interceptors,
@@ -465,6 +491,46 @@ class DominionServiceClient(ConnectClient):
             timeout_ms=timeout_ms,
         )
 
+    async def join_game(
+        self,
+        request: dominion_dot_v1_dot_dominion__pb2.JoinGameRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None,
+        timeout_ms: int | None = None,
+    ) -> dominion_dot_v1_dot_dominion__pb2.JoinGameResponse:
+        return await self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="JoinGame",
+                service_name="dominion.v1.DominionService",
+                input=dominion_dot_v1_dot_dominion__pb2.JoinGameRequest,
+                output=dominion_dot_v1_dot_dominion__pb2.JoinGameResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+
+    async def send_chat(
+        self,
+        request: dominion_dot_v1_dot_dominion__pb2.SendChatRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None,
+        timeout_ms: int | None = None,
+    ) -> dominion_dot_v1_dot_dominion__pb2.SendChatResponse:
+        return await self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="SendChat",
+                service_name="dominion.v1.DominionService",
+                input=dominion_dot_v1_dot_dominion__pb2.SendChatRequest,
+                output=dominion_dot_v1_dot_dominion__pb2.SendChatResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+
 
 class DominionServiceSync(Protocol):
     def list_cards(self, request: dominion_dot_v1_dot_dominion__pb2.ListCardsRequest, ctx: RequestContext) -> dominion_dot_v1_dot_dominion__pb2.ListCardsResponse:
@@ -492,6 +558,10 @@ class DominionServiceSync(Protocol):
     def get_replay(self, request: dominion_dot_v1_dot_dominion__pb2.GetReplayRequest, ctx: RequestContext) -> dominion_dot_v1_dot_dominion__pb2.GetReplayResponse:
         raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
     def undo(self, request: dominion_dot_v1_dot_dominion__pb2.UndoRequest, ctx: RequestContext) -> dominion_dot_v1_dot_dominion__pb2.UndoResponse:
+        raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
+    def join_game(self, request: dominion_dot_v1_dot_dominion__pb2.JoinGameRequest, ctx: RequestContext) -> dominion_dot_v1_dot_dominion__pb2.JoinGameResponse:
+        raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
+    def send_chat(self, request: dominion_dot_v1_dot_dominion__pb2.SendChatRequest, ctx: RequestContext) -> dominion_dot_v1_dot_dominion__pb2.SendChatResponse:
         raise ConnectError(Code.UNIMPLEMENTED, "Not implemented")
 
 
@@ -628,6 +698,26 @@ class DominionServiceWSGIApplication(ConnectWSGIApplication):
                         idempotency_level=IdempotencyLevel.UNKNOWN,
                     ),
                     function=service.undo,
+                ),
+                "/dominion.v1.DominionService/JoinGame": EndpointSync.unary(
+                    method=MethodInfo(
+                        name="JoinGame",
+                        service_name="dominion.v1.DominionService",
+                        input=dominion_dot_v1_dot_dominion__pb2.JoinGameRequest,
+                        output=dominion_dot_v1_dot_dominion__pb2.JoinGameResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                    ),
+                    function=service.join_game,
+                ),
+                "/dominion.v1.DominionService/SendChat": EndpointSync.unary(
+                    method=MethodInfo(
+                        name="SendChat",
+                        service_name="dominion.v1.DominionService",
+                        input=dominion_dot_v1_dot_dominion__pb2.SendChatRequest,
+                        output=dominion_dot_v1_dot_dominion__pb2.SendChatResponse,
+                        idempotency_level=IdempotencyLevel.UNKNOWN,
+                    ),
+                    function=service.send_chat,
                 ),
             },
             interceptors=interceptors,
@@ -896,6 +986,46 @@ class DominionServiceClientSync(ConnectClientSync):
                 service_name="dominion.v1.DominionService",
                 input=dominion_dot_v1_dot_dominion__pb2.UndoRequest,
                 output=dominion_dot_v1_dot_dominion__pb2.UndoResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+
+    def join_game(
+        self,
+        request: dominion_dot_v1_dot_dominion__pb2.JoinGameRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None,
+        timeout_ms: int | None = None,
+    ) -> dominion_dot_v1_dot_dominion__pb2.JoinGameResponse:
+        return self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="JoinGame",
+                service_name="dominion.v1.DominionService",
+                input=dominion_dot_v1_dot_dominion__pb2.JoinGameRequest,
+                output=dominion_dot_v1_dot_dominion__pb2.JoinGameResponse,
+                idempotency_level=IdempotencyLevel.UNKNOWN,
+            ),
+            headers=headers,
+            timeout_ms=timeout_ms,
+        )
+
+    def send_chat(
+        self,
+        request: dominion_dot_v1_dot_dominion__pb2.SendChatRequest,
+        *,
+        headers: Headers | Mapping[str, str] | None = None,
+        timeout_ms: int | None = None,
+    ) -> dominion_dot_v1_dot_dominion__pb2.SendChatResponse:
+        return self.execute_unary(
+            request=request,
+            method=MethodInfo(
+                name="SendChat",
+                service_name="dominion.v1.DominionService",
+                input=dominion_dot_v1_dot_dominion__pb2.SendChatRequest,
+                output=dominion_dot_v1_dot_dominion__pb2.SendChatResponse,
                 idempotency_level=IdempotencyLevel.UNKNOWN,
             ),
             headers=headers,

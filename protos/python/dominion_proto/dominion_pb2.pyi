@@ -107,12 +107,14 @@ class ListBotsResponse(_message.Message):
     def __init__(self, bots: _Optional[_Iterable[str]] = ..., descriptions: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class SeatSpec(_message.Message):
-    __slots__ = ("name", "bot")
+    __slots__ = ("name", "bot", "open")
     NAME_FIELD_NUMBER: _ClassVar[int]
     BOT_FIELD_NUMBER: _ClassVar[int]
+    OPEN_FIELD_NUMBER: _ClassVar[int]
     name: str
     bot: str
-    def __init__(self, name: _Optional[str] = ..., bot: _Optional[str] = ...) -> None: ...
+    open: bool
+    def __init__(self, name: _Optional[str] = ..., bot: _Optional[str] = ..., open: _Optional[bool] = ...) -> None: ...
 
 class KingdomCards(_message.Message):
     __slots__ = ("cards",)
@@ -147,16 +149,18 @@ class CreateGameRequest(_message.Message):
     def __init__(self, seats: _Optional[_Iterable[_Union[SeatSpec, _Mapping]]] = ..., preset: _Optional[str] = ..., cards: _Optional[_Union[KingdomCards, _Mapping]] = ..., random: _Optional[_Union[RandomKingdom, _Mapping]] = ..., seed: _Optional[int] = ..., first_player: _Optional[int] = ..., always_ask: _Optional[bool] = ..., undo: _Optional[_Union[UndoSetting, str]] = ...) -> None: ...
 
 class SeatToken(_message.Message):
-    __slots__ = ("seat", "name", "bot", "token")
+    __slots__ = ("seat", "name", "bot", "token", "open")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     BOT_FIELD_NUMBER: _ClassVar[int]
     TOKEN_FIELD_NUMBER: _ClassVar[int]
+    OPEN_FIELD_NUMBER: _ClassVar[int]
     seat: int
     name: str
     bot: str
     token: str
-    def __init__(self, seat: _Optional[int] = ..., name: _Optional[str] = ..., bot: _Optional[str] = ..., token: _Optional[str] = ...) -> None: ...
+    open: bool
+    def __init__(self, seat: _Optional[int] = ..., name: _Optional[str] = ..., bot: _Optional[str] = ..., token: _Optional[str] = ..., open: _Optional[bool] = ...) -> None: ...
 
 class CreateGameResponse(_message.Message):
     __slots__ = ("game_id", "seats", "kingdom", "first_player", "always_ask", "undo_allowed")
@@ -175,7 +179,7 @@ class CreateGameResponse(_message.Message):
     def __init__(self, game_id: _Optional[str] = ..., seats: _Optional[_Iterable[_Union[SeatToken, _Mapping]]] = ..., kingdom: _Optional[_Iterable[str]] = ..., first_player: _Optional[int] = ..., always_ask: _Optional[bool] = ..., undo_allowed: _Optional[bool] = ...) -> None: ...
 
 class GameSummary(_message.Message):
-    __slots__ = ("game_id", "players", "bots", "kingdom", "game_over", "turn", "sequence", "waiting_for", "created", "abandoned")
+    __slots__ = ("game_id", "players", "bots", "kingdom", "game_over", "turn", "sequence", "waiting_for", "created", "abandoned", "open_seats")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     BOTS_FIELD_NUMBER: _ClassVar[int]
@@ -186,6 +190,7 @@ class GameSummary(_message.Message):
     WAITING_FOR_FIELD_NUMBER: _ClassVar[int]
     CREATED_FIELD_NUMBER: _ClassVar[int]
     ABANDONED_FIELD_NUMBER: _ClassVar[int]
+    OPEN_SEATS_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     players: _containers.RepeatedScalarFieldContainer[str]
     bots: _containers.RepeatedScalarFieldContainer[str]
@@ -196,7 +201,8 @@ class GameSummary(_message.Message):
     waiting_for: int
     created: float
     abandoned: bool
-    def __init__(self, game_id: _Optional[str] = ..., players: _Optional[_Iterable[str]] = ..., bots: _Optional[_Iterable[str]] = ..., kingdom: _Optional[_Iterable[str]] = ..., game_over: _Optional[bool] = ..., turn: _Optional[int] = ..., sequence: _Optional[int] = ..., waiting_for: _Optional[int] = ..., created: _Optional[float] = ..., abandoned: _Optional[bool] = ...) -> None: ...
+    open_seats: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, game_id: _Optional[str] = ..., players: _Optional[_Iterable[str]] = ..., bots: _Optional[_Iterable[str]] = ..., kingdom: _Optional[_Iterable[str]] = ..., game_over: _Optional[bool] = ..., turn: _Optional[int] = ..., sequence: _Optional[int] = ..., waiting_for: _Optional[int] = ..., created: _Optional[float] = ..., abandoned: _Optional[bool] = ..., open_seats: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class ListGamesRequest(_message.Message):
     __slots__ = ("include_finished", "page_size", "page_token", "player", "bot", "waiting_for_client")
@@ -301,20 +307,22 @@ class OptionList(_message.Message):
     def __init__(self, options: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class Answer(_message.Message):
-    __slots__ = ("sequence", "move", "cards", "options", "order", "take_back")
+    __slots__ = ("sequence", "move", "cards", "options", "order", "take_back", "resign")
     SEQUENCE_FIELD_NUMBER: _ClassVar[int]
     MOVE_FIELD_NUMBER: _ClassVar[int]
     CARDS_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
     ORDER_FIELD_NUMBER: _ClassVar[int]
     TAKE_BACK_FIELD_NUMBER: _ClassVar[int]
+    RESIGN_FIELD_NUMBER: _ClassVar[int]
     sequence: int
     move: Move
     cards: CardList
     options: OptionList
     order: CardList
     take_back: TakeBack
-    def __init__(self, sequence: _Optional[int] = ..., move: _Optional[_Union[Move, _Mapping]] = ..., cards: _Optional[_Union[CardList, _Mapping]] = ..., options: _Optional[_Union[OptionList, _Mapping]] = ..., order: _Optional[_Union[CardList, _Mapping]] = ..., take_back: _Optional[_Union[TakeBack, _Mapping]] = ...) -> None: ...
+    resign: Resign
+    def __init__(self, sequence: _Optional[int] = ..., move: _Optional[_Union[Move, _Mapping]] = ..., cards: _Optional[_Union[CardList, _Mapping]] = ..., options: _Optional[_Union[OptionList, _Mapping]] = ..., order: _Optional[_Union[CardList, _Mapping]] = ..., take_back: _Optional[_Union[TakeBack, _Mapping]] = ..., resign: _Optional[_Union[Resign, _Mapping]] = ...) -> None: ...
 
 class SubmitAnswerRequest(_message.Message):
     __slots__ = ("game_id", "answer")
@@ -459,26 +467,32 @@ class View(_message.Message):
     def __init__(self, game_id: _Optional[str] = ..., viewer: _Optional[int] = ..., kingdom: _Optional[_Iterable[str]] = ..., supply: _Optional[_Iterable[_Union[SupplyPile, _Mapping]]] = ..., trash: _Optional[_Iterable[str]] = ..., players: _Optional[_Iterable[_Union[PlayerView, _Mapping]]] = ..., current: _Optional[int] = ..., phase: _Optional[_Union[Phase, str]] = ..., turn: _Optional[int] = ..., actions: _Optional[int] = ..., buys: _Optional[int] = ..., coins: _Optional[int] = ..., sequence: _Optional[int] = ..., waiting_for: _Optional[int] = ..., decision: _Optional[_Union[Decision, _Mapping]] = ..., log: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., game_over: _Optional[bool] = ..., scores: _Optional[_Iterable[int]] = ..., winners: _Optional[_Iterable[int]] = ..., waiting: _Optional[_Union[PublicDecision, _Mapping]] = ..., can_undo: _Optional[bool] = ...) -> None: ...
 
 class GetViewRequest(_message.Message):
-    __slots__ = ("game_id", "log_from")
+    __slots__ = ("game_id", "log_from", "chat_from")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     LOG_FROM_FIELD_NUMBER: _ClassVar[int]
+    CHAT_FROM_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     log_from: int
-    def __init__(self, game_id: _Optional[str] = ..., log_from: _Optional[int] = ...) -> None: ...
+    chat_from: int
+    def __init__(self, game_id: _Optional[str] = ..., log_from: _Optional[int] = ..., chat_from: _Optional[int] = ...) -> None: ...
 
 class GetViewResponse(_message.Message):
-    __slots__ = ("view",)
+    __slots__ = ("view", "chat")
     VIEW_FIELD_NUMBER: _ClassVar[int]
+    CHAT_FIELD_NUMBER: _ClassVar[int]
     view: View
-    def __init__(self, view: _Optional[_Union[View, _Mapping]] = ...) -> None: ...
+    chat: _containers.RepeatedCompositeFieldContainer[ChatLine]
+    def __init__(self, view: _Optional[_Union[View, _Mapping]] = ..., chat: _Optional[_Iterable[_Union[ChatLine, _Mapping]]] = ...) -> None: ...
 
 class StreamEventsRequest(_message.Message):
-    __slots__ = ("game_id", "from_event")
+    __slots__ = ("game_id", "from_event", "from_chat")
     GAME_ID_FIELD_NUMBER: _ClassVar[int]
     FROM_EVENT_FIELD_NUMBER: _ClassVar[int]
+    FROM_CHAT_FIELD_NUMBER: _ClassVar[int]
     game_id: str
     from_event: int
-    def __init__(self, game_id: _Optional[str] = ..., from_event: _Optional[int] = ...) -> None: ...
+    from_chat: int
+    def __init__(self, game_id: _Optional[str] = ..., from_event: _Optional[int] = ..., from_chat: _Optional[int] = ...) -> None: ...
 
 class YourDecision(_message.Message):
     __slots__ = ("decision", "view")
@@ -497,16 +511,18 @@ class GameOver(_message.Message):
     def __init__(self, scores: _Optional[_Iterable[int]] = ..., winners: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class StreamEventsResponse(_message.Message):
-    __slots__ = ("events", "decision", "game_over", "waiting")
+    __slots__ = ("events", "decision", "game_over", "waiting", "chat")
     EVENTS_FIELD_NUMBER: _ClassVar[int]
     DECISION_FIELD_NUMBER: _ClassVar[int]
     GAME_OVER_FIELD_NUMBER: _ClassVar[int]
     WAITING_FIELD_NUMBER: _ClassVar[int]
+    CHAT_FIELD_NUMBER: _ClassVar[int]
     events: _containers.RepeatedCompositeFieldContainer[Event]
     decision: YourDecision
     game_over: GameOver
     waiting: PublicDecision
-    def __init__(self, events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., decision: _Optional[_Union[YourDecision, _Mapping]] = ..., game_over: _Optional[_Union[GameOver, _Mapping]] = ..., waiting: _Optional[_Union[PublicDecision, _Mapping]] = ...) -> None: ...
+    chat: _containers.RepeatedCompositeFieldContainer[ChatLine]
+    def __init__(self, events: _Optional[_Iterable[_Union[Event, _Mapping]]] = ..., decision: _Optional[_Union[YourDecision, _Mapping]] = ..., game_over: _Optional[_Union[GameOver, _Mapping]] = ..., waiting: _Optional[_Union[PublicDecision, _Mapping]] = ..., chat: _Optional[_Iterable[_Union[ChatLine, _Mapping]]] = ...) -> None: ...
 
 class PlayStart(_message.Message):
     __slots__ = ("game_id", "from_event", "batched")
@@ -729,3 +745,51 @@ class UndoResponse(_message.Message):
     SEQUENCE_FIELD_NUMBER: _ClassVar[int]
     sequence: int
     def __init__(self, sequence: _Optional[int] = ...) -> None: ...
+
+class Resign(_message.Message):
+    __slots__ = ()
+    def __init__(self) -> None: ...
+
+class JoinGameRequest(_message.Message):
+    __slots__ = ("game_id", "seat", "name")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    seat: int
+    name: str
+    def __init__(self, game_id: _Optional[str] = ..., seat: _Optional[int] = ..., name: _Optional[str] = ...) -> None: ...
+
+class JoinGameResponse(_message.Message):
+    __slots__ = ("seat",)
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    seat: SeatToken
+    def __init__(self, seat: _Optional[_Union[SeatToken, _Mapping]] = ...) -> None: ...
+
+class ChatLine(_message.Message):
+    __slots__ = ("index", "seat", "name", "text", "time")
+    INDEX_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    NAME_FIELD_NUMBER: _ClassVar[int]
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    TIME_FIELD_NUMBER: _ClassVar[int]
+    index: int
+    seat: int
+    name: str
+    text: str
+    time: float
+    def __init__(self, index: _Optional[int] = ..., seat: _Optional[int] = ..., name: _Optional[str] = ..., text: _Optional[str] = ..., time: _Optional[float] = ...) -> None: ...
+
+class SendChatRequest(_message.Message):
+    __slots__ = ("game_id", "text")
+    GAME_ID_FIELD_NUMBER: _ClassVar[int]
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    game_id: str
+    text: str
+    def __init__(self, game_id: _Optional[str] = ..., text: _Optional[str] = ...) -> None: ...
+
+class SendChatResponse(_message.Message):
+    __slots__ = ("index",)
+    INDEX_FIELD_NUMBER: _ClassVar[int]
+    index: int
+    def __init__(self, index: _Optional[int] = ...) -> None: ...

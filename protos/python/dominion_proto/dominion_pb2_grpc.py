@@ -99,6 +99,16 @@ class DominionServiceStub:
                 request_serializer=dominion_dot_v1_dot_dominion__pb2.UndoRequest.SerializeToString,
                 response_deserializer=dominion_dot_v1_dot_dominion__pb2.UndoResponse.FromString,
                 _registered_method=True)
+        self.JoinGame = channel.unary_unary(
+                '/dominion.v1.DominionService/JoinGame',
+                request_serializer=dominion_dot_v1_dot_dominion__pb2.JoinGameRequest.SerializeToString,
+                response_deserializer=dominion_dot_v1_dot_dominion__pb2.JoinGameResponse.FromString,
+                _registered_method=True)
+        self.SendChat = channel.unary_unary(
+                '/dominion.v1.DominionService/SendChat',
+                request_serializer=dominion_dot_v1_dot_dominion__pb2.SendChatRequest.SerializeToString,
+                response_deserializer=dominion_dot_v1_dot_dominion__pb2.SendChatResponse.FromString,
+                _registered_method=True)
 
 
 class DominionServiceServicer:
@@ -239,6 +249,26 @@ class DominionServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def JoinGame(self, request, context):
+        """Take an open seat (SeatSpec.open) of a game, with your name: returns the seat's token,
+        handed out once. FAILED_PRECONDITION for a seat that is not open (taken already, a bot's,
+        a person's from the start) or a game that is over.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def SendChat(self, request, context):
+        """Say a line to the table: the seat token is needed (spectators read the chat, never write
+        to it). Every follower of the game gets it (StreamEventsRequest.from_chat), and GetView
+        gives the lines kept (GetViewRequest.chat_from). INVALID_ARGUMENT for an empty line or one
+        over 300 characters, RESOURCE_EXHAUSTED past 5 lines in 10 seconds from one seat,
+        FAILED_PRECONDITION once the game is over.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_DominionServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -306,6 +336,16 @@ def add_DominionServiceServicer_to_server(servicer, server):
                     servicer.Undo,
                     request_deserializer=dominion_dot_v1_dot_dominion__pb2.UndoRequest.FromString,
                     response_serializer=dominion_dot_v1_dot_dominion__pb2.UndoResponse.SerializeToString,
+            ),
+            'JoinGame': grpc.unary_unary_rpc_method_handler(
+                    servicer.JoinGame,
+                    request_deserializer=dominion_dot_v1_dot_dominion__pb2.JoinGameRequest.FromString,
+                    response_serializer=dominion_dot_v1_dot_dominion__pb2.JoinGameResponse.SerializeToString,
+            ),
+            'SendChat': grpc.unary_unary_rpc_method_handler(
+                    servicer.SendChat,
+                    request_deserializer=dominion_dot_v1_dot_dominion__pb2.SendChatRequest.FromString,
+                    response_serializer=dominion_dot_v1_dot_dominion__pb2.SendChatResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -659,6 +699,60 @@ class DominionService:
             '/dominion.v1.DominionService/Undo',
             dominion_dot_v1_dot_dominion__pb2.UndoRequest.SerializeToString,
             dominion_dot_v1_dot_dominion__pb2.UndoResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def JoinGame(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/dominion.v1.DominionService/JoinGame',
+            dominion_dot_v1_dot_dominion__pb2.JoinGameRequest.SerializeToString,
+            dominion_dot_v1_dot_dominion__pb2.JoinGameResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def SendChat(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/dominion.v1.DominionService/SendChat',
+            dominion_dot_v1_dot_dominion__pb2.SendChatRequest.SerializeToString,
+            dominion_dot_v1_dot_dominion__pb2.SendChatResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -25,7 +25,7 @@
 // a PlaySeats stream as a SeatUpdate.refused, and a seat's as a SeatUpdate.closed):
 //   INVALID_ARGUMENT     malformed request, unknown card/bot/Kingdom, or an illegal answer
 //   NOT_FOUND            no game with that id
-//   FAILED_PRECONDITION  answering out of turn, after the game ended, for a bot's seat,
+//   FAILED_PRECONDITION  answering out of turn, after the game ended (a resignation too), for a bot's seat,
 //                        or asking for the record of a game that is not over
 //   ABORTED              the answer names a sequence number that is not the pending decision's
 //   UNAUTHENTICATED      no seat token where one is needed (SubmitAnswer, Play)
@@ -43,7 +43,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file dominion/v1/dominion.proto.
  */
 export const file_dominion_v1_dominion: GenFile = /*@__PURE__*/
-  fileDesc("Chpkb21pbmlvbi92MS9kb21pbmlvbi5wcm90bxILZG9taW5pb24udjEiiQEKBENhcmQSDAoEbmFtZRgBIAEoCRIMCgRjb3N0GAIgASgFEg0KBXR5cGVzGAMgAygJEgsKA3NldBgEIAEoCRIQCghlZGl0aW9ucxgFIAMoCRIMCgR0ZXh0GAYgASgJEg0KBWNvaW5zGAcgASgFEgoKAnZwGAggASgFEg4KBnBsdXJhbBgJIAEoCSISChBMaXN0Q2FyZHNSZXF1ZXN0IjUKEUxpc3RDYXJkc1Jlc3BvbnNlEiAKBWNhcmRzGAEgAygLMhEuZG9taW5pb24udjEuQ2FyZCI0CgdLaW5nZG9tEgwKBG5hbWUYASABKAkSDAoEc2V0cxgCIAMoCRINCgVjYXJkcxgDIAMoCSIVChNMaXN0S2luZ2RvbXNSZXF1ZXN0Ij4KFExpc3RLaW5nZG9tc1Jlc3BvbnNlEiYKCGtpbmdkb21zGAEgAygLMhQuZG9taW5pb24udjEuS2luZ2RvbSIRCg9MaXN0Qm90c1JlcXVlc3QiNgoQTGlzdEJvdHNSZXNwb25zZRIMCgRib3RzGAEgAygJEhQKDGRlc2NyaXB0aW9ucxgCIAMoCSIlCghTZWF0U3BlYxIMCgRuYW1lGAEgASgJEgsKA2JvdBgCIAEoCSIdCgxLaW5nZG9tQ2FyZHMSDQoFY2FyZHMYASADKAkiHQoNUmFuZG9tS2luZ2RvbRIMCgRzZXRzGAEgAygJIrQCChFDcmVhdGVHYW1lUmVxdWVzdBIkCgVzZWF0cxgBIAMoCzIVLmRvbWluaW9uLnYxLlNlYXRTcGVjEhAKBnByZXNldBgCIAEoCUgAEioKBWNhcmRzGAMgASgLMhkuZG9taW5pb24udjEuS2luZ2RvbUNhcmRzSAASLAoGcmFuZG9tGAQgASgLMhouZG9taW5pb24udjEuUmFuZG9tS2luZ2RvbUgAEhEKBHNlZWQYBSABKARIAYgBARIZCgxmaXJzdF9wbGF5ZXIYBiABKAVIAogBARISCgphbHdheXNfYXNrGAcgASgIEiYKBHVuZG8YHiABKA4yGC5kb21pbmlvbi52MS5VbmRvU2V0dGluZ0IJCgdraW5nZG9tQgcKBV9zZWVkQg8KDV9maXJzdF9wbGF5ZXIiQwoJU2VhdFRva2VuEgwKBHNlYXQYASABKAUSDAoEbmFtZRgCIAEoCRILCgNib3QYAyABKAkSDQoFdG9rZW4YBCABKAkinQEKEkNyZWF0ZUdhbWVSZXNwb25zZRIPCgdnYW1lX2lkGAEgASgJEiUKBXNlYXRzGAIgAygLMhYuZG9taW5pb24udjEuU2VhdFRva2VuEg8KB2tpbmdkb20YAyADKAkSFAoMZmlyc3RfcGxheWVyGAQgASgFEhIKCmFsd2F5c19hc2sYBSABKAgSFAoMdW5kb19hbGxvd2VkGB4gASgIIs8BCgtHYW1lU3VtbWFyeRIPCgdnYW1lX2lkGAEgASgJEg8KB3BsYXllcnMYAiADKAkSDAoEYm90cxgDIAMoCRIPCgdraW5nZG9tGAQgAygJEhEKCWdhbWVfb3ZlchgFIAEoCBIMCgR0dXJuGAYgASgFEhAKCHNlcXVlbmNlGAcgASgEEhgKC3dhaXRpbmdfZm9yGAggASgFSACIAQESDwoHY3JlYXRlZBgJIAEoARIRCglhYmFuZG9uZWQYCiABKAhCDgoMX3dhaXRpbmdfZm9yIowBChBMaXN0R2FtZXNSZXF1ZXN0EhgKEGluY2x1ZGVfZmluaXNoZWQYASABKAgSEQoJcGFnZV9zaXplGAIgASgFEhIKCnBhZ2VfdG9rZW4YAyABKAkSDgoGcGxheWVyGAQgASgJEgsKA2JvdBgFIAEoCRIaChJ3YWl0aW5nX2Zvcl9jbGllbnQYBiABKAgiVQoRTGlzdEdhbWVzUmVzcG9uc2USJwoFZ2FtZXMYASADKAsyGC5kb21pbmlvbi52MS5HYW1lU3VtbWFyeRIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkiNQoETW92ZRIfCgR2ZXJiGAEgASgOMhEuZG9taW5pb24udjEuVmVyYhIMCgRjYXJkGAIgASgJIjAKDFR1cm5EZWNpc2lvbhIgCgVtb3ZlcxgBIAMoCzIRLmRvbWluaW9uLnYxLk1vdmUiOQoOU2VsZWN0RGVjaXNpb24SDQoFY2FyZHMYASADKAkSCwoDbWluGAIgASgFEgsKA21heBgDIAEoBSI7Cg5DaG9vc2VEZWNpc2lvbhIPCgdvcHRpb25zGAEgAygJEgsKA21pbhgCIAEoBRILCgNtYXgYAyABKAUiHgoNT3JkZXJEZWNpc2lvbhINCgVjYXJkcxgBIAMoCSLaAgoIRGVjaXNpb24SEAoIc2VxdWVuY2UYASABKAQSDgoGcGxheWVyGAIgASgFEg4KBnByb21wdBgDIAEoCRIMCgRjYXJkGAQgASgJEg8KB3B1cnBvc2UYBSABKAkSEwoLYWJvdXRfY2FyZHMYBiADKAkSGQoMYWJvdXRfcGxheWVyGAcgASgFSAGIAQESKQoEdHVybhgKIAEoCzIZLmRvbWluaW9uLnYxLlR1cm5EZWNpc2lvbkgAEi0KBnNlbGVjdBgLIAEoCzIbLmRvbWluaW9uLnYxLlNlbGVjdERlY2lzaW9uSAASLQoGY2hvb3NlGAwgASgLMhsuZG9taW5pb24udjEuQ2hvb3NlRGVjaXNpb25IABIrCgVvcmRlchgNIAEoCzIaLmRvbWluaW9uLnYxLk9yZGVyRGVjaXNpb25IAEIGCgRraW5kQg8KDV9hYm91dF9wbGF5ZXIiGQoIQ2FyZExpc3QSDQoFY2FyZHMYASADKAkiHQoKT3B0aW9uTGlzdBIPCgdvcHRpb25zGAEgAygJIoACCgZBbnN3ZXISFQoIc2VxdWVuY2UYASABKARIAYgBARIhCgRtb3ZlGAIgASgLMhEuZG9taW5pb24udjEuTW92ZUgAEiYKBWNhcmRzGAMgASgLMhUuZG9taW5pb24udjEuQ2FyZExpc3RIABIqCgdvcHRpb25zGAQgASgLMhcuZG9taW5pb24udjEuT3B0aW9uTGlzdEgAEiYKBW9yZGVyGAUgASgLMhUuZG9taW5pb24udjEuQ2FyZExpc3RIABIqCgl0YWtlX2JhY2sYHiABKAsyFS5kb21pbmlvbi52MS5UYWtlQmFja0gAQgcKBXZhbHVlQgsKCV9zZXF1ZW5jZSJLChNTdWJtaXRBbnN3ZXJSZXF1ZXN0Eg8KB2dhbWVfaWQYASABKAkSIwoGYW5zd2VyGAIgASgLMhMuZG9taW5pb24udjEuQW5zd2VyIjsKFFN1Ym1pdEFuc3dlclJlc3BvbnNlEhAKCHNlcXVlbmNlGAEgASgEEhEKCWdhbWVfb3ZlchgCIAEoCCJ3CgVFdmVudBINCgVpbmRleBgBIAEoBBIMCgRraW5kGAIgASgJEg4KBnBsYXllchgDIAEoBRINCgVjYXJkcxgEIAMoCRIUCgxoaWRkZW5fY291bnQYBSABKA0SDgoGZGV0YWlsGAYgASgJEgwKBHRleHQYByABKAkidQoOUHVibGljRGVjaXNpb24SDgoGcGxheWVyGAEgASgFEgwKBGtpbmQYAiABKAkSDAoEY2FyZBgDIAEoCRIPCgdwdXJwb3NlGAQgASgJEgsKA21pbhgFIAEoBRILCgNtYXgYBiABKAUSDAoEdGV4dBgHIAEoCSI3CgpTdXBwbHlQaWxlEgwKBG5hbWUYASABKAkSDQoFY291bnQYAiABKAUSDAoEY29zdBgDIAEoBSKSAgoKUGxheWVyVmlldxIMCgRzZWF0GAEgASgFEgwKBG5hbWUYAiABKAkSCwoDYm90GAMgASgJEhQKDGhhbmRfdmlzaWJsZRgEIAEoCBIMCgRoYW5kGAUgAygJEhEKCWhhbmRfc2l6ZRgGIAEoBRIRCglkZWNrX3NpemUYByABKAUSFAoMZGlzY2FyZF9zaXplGAggASgFEhMKC2Rpc2NhcmRfdG9wGAkgASgJEg8KB2luX3BsYXkYCiADKAkSDQoFYXNpZGUYCyADKAkSDwoHbG9va2luZxgMIAMoCRIUCgxsb29raW5nX3NpemUYDSABKAUSEwoLdHVybnNfdGFrZW4YDiABKAUSCgoCdnAYDyABKAUilAQKBFZpZXcSDwoHZ2FtZV9pZBgBIAEoCRITCgZ2aWV3ZXIYAiABKAVIAIgBARIPCgdraW5nZG9tGAMgAygJEicKBnN1cHBseRgEIAMoCzIXLmRvbWluaW9uLnYxLlN1cHBseVBpbGUSDQoFdHJhc2gYBSADKAkSKAoHcGxheWVycxgGIAMoCzIXLmRvbWluaW9uLnYxLlBsYXllclZpZXcSDwoHY3VycmVudBgHIAEoBRIhCgVwaGFzZRgIIAEoDjISLmRvbWluaW9uLnYxLlBoYXNlEgwKBHR1cm4YCSABKAUSDwoHYWN0aW9ucxgKIAEoBRIMCgRidXlzGAsgASgFEg0KBWNvaW5zGAwgASgFEhAKCHNlcXVlbmNlGA0gASgEEhgKC3dhaXRpbmdfZm9yGA4gASgFSAGIAQESJwoIZGVjaXNpb24YDyABKAsyFS5kb21pbmlvbi52MS5EZWNpc2lvbhIfCgNsb2cYECADKAsyEi5kb21pbmlvbi52MS5FdmVudBIRCglnYW1lX292ZXIYESABKAgSDgoGc2NvcmVzGBIgAygFEg8KB3dpbm5lcnMYEyADKAUSLAoHd2FpdGluZxgUIAEoCzIbLmRvbWluaW9uLnYxLlB1YmxpY0RlY2lzaW9uEhAKCGNhbl91bmRvGB4gASgIQgkKB192aWV3ZXJCDgoMX3dhaXRpbmdfZm9yIkUKDkdldFZpZXdSZXF1ZXN0Eg8KB2dhbWVfaWQYASABKAkSFQoIbG9nX2Zyb20YAiABKARIAIgBAUILCglfbG9nX2Zyb20iMgoPR2V0Vmlld1Jlc3BvbnNlEh8KBHZpZXcYASABKAsyES5kb21pbmlvbi52MS5WaWV3IjoKE1N0cmVhbUV2ZW50c1JlcXVlc3QSDwoHZ2FtZV9pZBgBIAEoCRISCgpmcm9tX2V2ZW50GAIgASgEIlgKDFlvdXJEZWNpc2lvbhInCghkZWNpc2lvbhgBIAEoCzIVLmRvbWluaW9uLnYxLkRlY2lzaW9uEh8KBHZpZXcYAiABKAsyES5kb21pbmlvbi52MS5WaWV3IisKCEdhbWVPdmVyEg4KBnNjb3JlcxgBIAMoBRIPCgd3aW5uZXJzGAIgAygFIr8BChRTdHJlYW1FdmVudHNSZXNwb25zZRIiCgZldmVudHMYASADKAsyEi5kb21pbmlvbi52MS5FdmVudBIrCghkZWNpc2lvbhgCIAEoCzIZLmRvbWluaW9uLnYxLllvdXJEZWNpc2lvbhIoCglnYW1lX292ZXIYAyABKAsyFS5kb21pbmlvbi52MS5HYW1lT3ZlchIsCgd3YWl0aW5nGAQgASgLMhsuZG9taW5pb24udjEuUHVibGljRGVjaXNpb24iQQoJUGxheVN0YXJ0Eg8KB2dhbWVfaWQYASABKAkSEgoKZnJvbV9ldmVudBgCIAEoBBIPCgdiYXRjaGVkGAMgASgIImUKC1BsYXlSZXF1ZXN0EicKBXN0YXJ0GAEgASgLMhYuZG9taW5pb24udjEuUGxheVN0YXJ0SAASJQoGYW5zd2VyGAIgASgLMhMuZG9taW5pb24udjEuQW5zd2VySABCBgoEa2luZCI6CgdSZWZ1c2FsEhAKCHNlcXVlbmNlGAEgASgEEgwKBGNvZGUYAiABKAUSDwoHbWVzc2FnZRgDIAEoCSKCAgoMUGxheVJlc3BvbnNlEiIKBmV2ZW50cxgBIAMoCzISLmRvbWluaW9uLnYxLkV2ZW50EisKCGRlY2lzaW9uGAIgASgLMhkuZG9taW5pb24udjEuWW91ckRlY2lzaW9uEigKCWdhbWVfb3ZlchgDIAEoCzIVLmRvbWluaW9uLnYxLkdhbWVPdmVyEiwKB3dhaXRpbmcYBCABKAsyGy5kb21pbmlvbi52MS5QdWJsaWNEZWNpc2lvbhIVCghhY2NlcHRlZBgFIAEoBEgAiAEBEiUKB3JlZnVzZWQYBiABKAsyFC5kb21pbmlvbi52MS5SZWZ1c2FsQgsKCV9hY2NlcHRlZCJdCglTZWF0U3RhcnQSCwoDcmVmGAEgASgNEg8KB2dhbWVfaWQYAiABKAkSDQoFdG9rZW4YAyABKAkSEgoKZnJvbV9ldmVudBgEIAEoBBIPCgdiYXRjaGVkGAUgASgIIj4KClNlYXRBbnN3ZXISCwoDcmVmGAEgASgNEiMKBmFuc3dlchgCIAEoCzITLmRvbWluaW9uLnYxLkFuc3dlciJhChBQbGF5U2VhdHNSZXF1ZXN0EiMKA2FkZBgBIAMoCzIWLmRvbWluaW9uLnYxLlNlYXRTdGFydBIoCgdhbnN3ZXJzGAIgAygLMhcuZG9taW5pb24udjEuU2VhdEFuc3dlciIrCgpTZWF0Q2xvc2VkEgwKBGNvZGUYASABKAUSDwoHbWVzc2FnZRgCIAEoCSK2AgoKU2VhdFVwZGF0ZRIiCgZldmVudHMYASADKAsyEi5kb21pbmlvbi52MS5FdmVudBIrCghkZWNpc2lvbhgCIAEoCzIZLmRvbWluaW9uLnYxLllvdXJEZWNpc2lvbhIoCglnYW1lX292ZXIYAyABKAsyFS5kb21pbmlvbi52MS5HYW1lT3ZlchIsCgd3YWl0aW5nGAQgASgLMhsuZG9taW5pb24udjEuUHVibGljRGVjaXNpb24SFQoIYWNjZXB0ZWQYBSABKARIAIgBARIlCgdyZWZ1c2VkGAYgASgLMhQuZG9taW5pb24udjEuUmVmdXNhbBILCgNyZWYYByABKA0SJwoGY2xvc2VkGAggASgLMhcuZG9taW5pb24udjEuU2VhdENsb3NlZEILCglfYWNjZXB0ZWQiPQoRUGxheVNlYXRzUmVzcG9uc2USKAoHdXBkYXRlcxgBIAMoCzIXLmRvbWluaW9uLnYxLlNlYXRVcGRhdGUiZgoKR2FtZUNvbmZpZxIPCgdwbGF5ZXJzGAEgAygJEg8KB2tpbmdkb20YAiADKAkSDAoEc2VlZBgDIAEoBBIUCgxmaXJzdF9wbGF5ZXIYBCABKAUSEgoKYWx3YXlzX2FzaxgFIAEoCCJDCg5SZWNvcmRlZEFuc3dlchIMCgRzZWF0GAEgASgFEiMKBmFuc3dlchgCIAEoCzITLmRvbWluaW9uLnYxLkFuc3dlciIjChBHZXRSZWNvcmRSZXF1ZXN0Eg8KB2dhbWVfaWQYASABKAki1gEKEUdldFJlY29yZFJlc3BvbnNlEicKBmNvbmZpZxgBIAEoCzIXLmRvbWluaW9uLnYxLkdhbWVDb25maWcSLAoHYW5zd2VycxgCIAMoCzIbLmRvbWluaW9uLnYxLlJlY29yZGVkQW5zd2VyEg4KBnNjb3JlcxgDIAMoBRIPCgd3aW5uZXJzGAQgAygFEhYKDmVuZ2luZV92ZXJzaW9uGAUgASgJEgwKBGJvdHMYBiADKAkSDQoFZW5kZWQYByABKAkSFAoMYW5zd2VyX2NvdW50GAggASgNIp0BChBHZXRSZXBsYXlSZXF1ZXN0EhEKB2dhbWVfaWQYASABKAlIABIwCgZyZWNvcmQYAiABKAsyHi5kb21pbmlvbi52MS5HZXRSZWNvcmRSZXNwb25zZUgAEhEKBHNlYXQYAyABKAVIAYgBARIMCgRzdGVwGAQgASgNEhAKCGxvZ19mcm9tGAUgASgEQggKBnNvdXJjZUIHCgVfc2VhdCI0CglDYXJkQ291bnQSDAoEY2FyZBgBIAEoCRINCgVjb3VudBgCIAEoBRIKCgJ2cBgDIAEoBSJACglGaW5hbERlY2sSDAoEc2VhdBgBIAEoBRIlCgVjYXJkcxgCIAMoCzIWLmRvbWluaW9uLnYxLkNhcmRDb3VudCK3AQoRR2V0UmVwbGF5UmVzcG9uc2USHwoEdmlldxgBIAEoCzIRLmRvbWluaW9uLnYxLlZpZXcSDAoEc3RlcBgCIAEoDRINCgVzdGVwcxgDIAEoDRIpCgRuZXh0GAQgASgLMhsuZG9taW5pb24udjEuUmVjb3JkZWRBbnN3ZXISJQoFZGVja3MYBSADKAsyFi5kb21pbmlvbi52MS5GaW5hbERlY2sSEgoKbG9nX2xlbmd0aBgGIAEoBCIKCghUYWtlQmFjayJCCgtVbmRvUmVxdWVzdBIPCgdnYW1lX2lkGAEgASgJEhUKCHNlcXVlbmNlGAIgASgESACIAQFCCwoJX3NlcXVlbmNlIiAKDFVuZG9SZXNwb25zZRIQCghzZXF1ZW5jZRgBIAEoBCpmCgRWZXJiEhQKEFZFUkJfVU5TUEVDSUZJRUQQABINCglWRVJCX1BMQVkQARIXChNWRVJCX1BMQVlfVFJFQVNVUkVTEAISDAoIVkVSQl9CVVkQAxISCg5WRVJCX0VORF9QSEFTRRAEKmIKBVBoYXNlEhUKEVBIQVNFX1VOU1BFQ0lGSUVEEAASEAoMUEhBU0VfQUNUSU9OEAESDQoJUEhBU0VfQlVZEAISEQoNUEhBU0VfQ0xFQU5VUBADEg4KClBIQVNFX09WRVIQBCpbCgtVbmRvU2V0dGluZxIcChhVTkRPX1NFVFRJTkdfVU5TUEVDSUZJRUQQABIYChRVTkRPX1NFVFRJTkdfQUxMT1dFRBABEhQKEFVORE9fU0VUVElOR19PRkYQAjLuBwoPRG9taW5pb25TZXJ2aWNlEkoKCUxpc3RDYXJkcxIdLmRvbWluaW9uLnYxLkxpc3RDYXJkc1JlcXVlc3QaHi5kb21pbmlvbi52MS5MaXN0Q2FyZHNSZXNwb25zZRJTCgxMaXN0S2luZ2RvbXMSIC5kb21pbmlvbi52MS5MaXN0S2luZ2RvbXNSZXF1ZXN0GiEuZG9taW5pb24udjEuTGlzdEtpbmdkb21zUmVzcG9uc2USRwoITGlzdEJvdHMSHC5kb21pbmlvbi52MS5MaXN0Qm90c1JlcXVlc3QaHS5kb21pbmlvbi52MS5MaXN0Qm90c1Jlc3BvbnNlEk0KCkNyZWF0ZUdhbWUSHi5kb21pbmlvbi52MS5DcmVhdGVHYW1lUmVxdWVzdBofLmRvbWluaW9uLnYxLkNyZWF0ZUdhbWVSZXNwb25zZRJKCglMaXN0R2FtZXMSHS5kb21pbmlvbi52MS5MaXN0R2FtZXNSZXF1ZXN0Gh4uZG9taW5pb24udjEuTGlzdEdhbWVzUmVzcG9uc2USRAoHR2V0VmlldxIbLmRvbWluaW9uLnYxLkdldFZpZXdSZXF1ZXN0GhwuZG9taW5pb24udjEuR2V0Vmlld1Jlc3BvbnNlElMKDFN1Ym1pdEFuc3dlchIgLmRvbWluaW9uLnYxLlN1Ym1pdEFuc3dlclJlcXVlc3QaIS5kb21pbmlvbi52MS5TdWJtaXRBbnN3ZXJSZXNwb25zZRJVCgxTdHJlYW1FdmVudHMSIC5kb21pbmlvbi52MS5TdHJlYW1FdmVudHNSZXF1ZXN0GiEuZG9taW5pb24udjEuU3RyZWFtRXZlbnRzUmVzcG9uc2UwARI/CgRQbGF5EhguZG9taW5pb24udjEuUGxheVJlcXVlc3QaGS5kb21pbmlvbi52MS5QbGF5UmVzcG9uc2UoATABEk4KCVBsYXlTZWF0cxIdLmRvbWluaW9uLnYxLlBsYXlTZWF0c1JlcXVlc3QaHi5kb21pbmlvbi52MS5QbGF5U2VhdHNSZXNwb25zZSgBMAESSgoJR2V0UmVjb3JkEh0uZG9taW5pb24udjEuR2V0UmVjb3JkUmVxdWVzdBoeLmRvbWluaW9uLnYxLkdldFJlY29yZFJlc3BvbnNlEkoKCUdldFJlcGxheRIdLmRvbWluaW9uLnYxLkdldFJlcGxheVJlcXVlc3QaHi5kb21pbmlvbi52MS5HZXRSZXBsYXlSZXNwb25zZRI7CgRVbmRvEhguZG9taW5pb24udjEuVW5kb1JlcXVlc3QaGS5kb21pbmlvbi52MS5VbmRvUmVzcG9uc2VCagoVaW8uZ2l0aHViLmRvbWluaW9uLnYxUAFaQWdpdGh1Yi5jb20vZG9taW5pb24tZW5naW5lL2RvbWluaW9uL2dlbi9nby9kb21pbmlvbi92MTtkb21pbmlvbnYxqgILRG9taW5pb24uVjFiBnByb3RvMw");
+  fileDesc("Chpkb21pbmlvbi92MS9kb21pbmlvbi5wcm90bxILZG9taW5pb24udjEiiQEKBENhcmQSDAoEbmFtZRgBIAEoCRIMCgRjb3N0GAIgASgFEg0KBXR5cGVzGAMgAygJEgsKA3NldBgEIAEoCRIQCghlZGl0aW9ucxgFIAMoCRIMCgR0ZXh0GAYgASgJEg0KBWNvaW5zGAcgASgFEgoKAnZwGAggASgFEg4KBnBsdXJhbBgJIAEoCSISChBMaXN0Q2FyZHNSZXF1ZXN0IjUKEUxpc3RDYXJkc1Jlc3BvbnNlEiAKBWNhcmRzGAEgAygLMhEuZG9taW5pb24udjEuQ2FyZCI0CgdLaW5nZG9tEgwKBG5hbWUYASABKAkSDAoEc2V0cxgCIAMoCRINCgVjYXJkcxgDIAMoCSIVChNMaXN0S2luZ2RvbXNSZXF1ZXN0Ij4KFExpc3RLaW5nZG9tc1Jlc3BvbnNlEiYKCGtpbmdkb21zGAEgAygLMhQuZG9taW5pb24udjEuS2luZ2RvbSIRCg9MaXN0Qm90c1JlcXVlc3QiNgoQTGlzdEJvdHNSZXNwb25zZRIMCgRib3RzGAEgAygJEhQKDGRlc2NyaXB0aW9ucxgCIAMoCSIzCghTZWF0U3BlYxIMCgRuYW1lGAEgASgJEgsKA2JvdBgCIAEoCRIMCgRvcGVuGB4gASgIIh0KDEtpbmdkb21DYXJkcxINCgVjYXJkcxgBIAMoCSIdCg1SYW5kb21LaW5nZG9tEgwKBHNldHMYASADKAkitAIKEUNyZWF0ZUdhbWVSZXF1ZXN0EiQKBXNlYXRzGAEgAygLMhUuZG9taW5pb24udjEuU2VhdFNwZWMSEAoGcHJlc2V0GAIgASgJSAASKgoFY2FyZHMYAyABKAsyGS5kb21pbmlvbi52MS5LaW5nZG9tQ2FyZHNIABIsCgZyYW5kb20YBCABKAsyGi5kb21pbmlvbi52MS5SYW5kb21LaW5nZG9tSAASEQoEc2VlZBgFIAEoBEgBiAEBEhkKDGZpcnN0X3BsYXllchgGIAEoBUgCiAEBEhIKCmFsd2F5c19hc2sYByABKAgSJgoEdW5kbxgeIAEoDjIYLmRvbWluaW9uLnYxLlVuZG9TZXR0aW5nQgkKB2tpbmdkb21CBwoFX3NlZWRCDwoNX2ZpcnN0X3BsYXllciJRCglTZWF0VG9rZW4SDAoEc2VhdBgBIAEoBRIMCgRuYW1lGAIgASgJEgsKA2JvdBgDIAEoCRINCgV0b2tlbhgEIAEoCRIMCgRvcGVuGB4gASgIIp0BChJDcmVhdGVHYW1lUmVzcG9uc2USDwoHZ2FtZV9pZBgBIAEoCRIlCgVzZWF0cxgCIAMoCzIWLmRvbWluaW9uLnYxLlNlYXRUb2tlbhIPCgdraW5nZG9tGAMgAygJEhQKDGZpcnN0X3BsYXllchgEIAEoBRISCgphbHdheXNfYXNrGAUgASgIEhQKDHVuZG9fYWxsb3dlZBgeIAEoCCLjAQoLR2FtZVN1bW1hcnkSDwoHZ2FtZV9pZBgBIAEoCRIPCgdwbGF5ZXJzGAIgAygJEgwKBGJvdHMYAyADKAkSDwoHa2luZ2RvbRgEIAMoCRIRCglnYW1lX292ZXIYBSABKAgSDAoEdHVybhgGIAEoBRIQCghzZXF1ZW5jZRgHIAEoBBIYCgt3YWl0aW5nX2ZvchgIIAEoBUgAiAEBEg8KB2NyZWF0ZWQYCSABKAESEQoJYWJhbmRvbmVkGAogASgIEhIKCm9wZW5fc2VhdHMYHiADKAVCDgoMX3dhaXRpbmdfZm9yIowBChBMaXN0R2FtZXNSZXF1ZXN0EhgKEGluY2x1ZGVfZmluaXNoZWQYASABKAgSEQoJcGFnZV9zaXplGAIgASgFEhIKCnBhZ2VfdG9rZW4YAyABKAkSDgoGcGxheWVyGAQgASgJEgsKA2JvdBgFIAEoCRIaChJ3YWl0aW5nX2Zvcl9jbGllbnQYBiABKAgiVQoRTGlzdEdhbWVzUmVzcG9uc2USJwoFZ2FtZXMYASADKAsyGC5kb21pbmlvbi52MS5HYW1lU3VtbWFyeRIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkiNQoETW92ZRIfCgR2ZXJiGAEgASgOMhEuZG9taW5pb24udjEuVmVyYhIMCgRjYXJkGAIgASgJIjAKDFR1cm5EZWNpc2lvbhIgCgVtb3ZlcxgBIAMoCzIRLmRvbWluaW9uLnYxLk1vdmUiOQoOU2VsZWN0RGVjaXNpb24SDQoFY2FyZHMYASADKAkSCwoDbWluGAIgASgFEgsKA21heBgDIAEoBSI7Cg5DaG9vc2VEZWNpc2lvbhIPCgdvcHRpb25zGAEgAygJEgsKA21pbhgCIAEoBRILCgNtYXgYAyABKAUiHgoNT3JkZXJEZWNpc2lvbhINCgVjYXJkcxgBIAMoCSLaAgoIRGVjaXNpb24SEAoIc2VxdWVuY2UYASABKAQSDgoGcGxheWVyGAIgASgFEg4KBnByb21wdBgDIAEoCRIMCgRjYXJkGAQgASgJEg8KB3B1cnBvc2UYBSABKAkSEwoLYWJvdXRfY2FyZHMYBiADKAkSGQoMYWJvdXRfcGxheWVyGAcgASgFSAGIAQESKQoEdHVybhgKIAEoCzIZLmRvbWluaW9uLnYxLlR1cm5EZWNpc2lvbkgAEi0KBnNlbGVjdBgLIAEoCzIbLmRvbWluaW9uLnYxLlNlbGVjdERlY2lzaW9uSAASLQoGY2hvb3NlGAwgASgLMhsuZG9taW5pb24udjEuQ2hvb3NlRGVjaXNpb25IABIrCgVvcmRlchgNIAEoCzIaLmRvbWluaW9uLnYxLk9yZGVyRGVjaXNpb25IAEIGCgRraW5kQg8KDV9hYm91dF9wbGF5ZXIiGQoIQ2FyZExpc3QSDQoFY2FyZHMYASADKAkiHQoKT3B0aW9uTGlzdBIPCgdvcHRpb25zGAEgAygJIqcCCgZBbnN3ZXISFQoIc2VxdWVuY2UYASABKARIAYgBARIhCgRtb3ZlGAIgASgLMhEuZG9taW5pb24udjEuTW92ZUgAEiYKBWNhcmRzGAMgASgLMhUuZG9taW5pb24udjEuQ2FyZExpc3RIABIqCgdvcHRpb25zGAQgASgLMhcuZG9taW5pb24udjEuT3B0aW9uTGlzdEgAEiYKBW9yZGVyGAUgASgLMhUuZG9taW5pb24udjEuQ2FyZExpc3RIABIqCgl0YWtlX2JhY2sYHiABKAsyFS5kb21pbmlvbi52MS5UYWtlQmFja0gAEiUKBnJlc2lnbhgfIAEoCzITLmRvbWluaW9uLnYxLlJlc2lnbkgAQgcKBXZhbHVlQgsKCV9zZXF1ZW5jZSJLChNTdWJtaXRBbnN3ZXJSZXF1ZXN0Eg8KB2dhbWVfaWQYASABKAkSIwoGYW5zd2VyGAIgASgLMhMuZG9taW5pb24udjEuQW5zd2VyIjsKFFN1Ym1pdEFuc3dlclJlc3BvbnNlEhAKCHNlcXVlbmNlGAEgASgEEhEKCWdhbWVfb3ZlchgCIAEoCCJ3CgVFdmVudBINCgVpbmRleBgBIAEoBBIMCgRraW5kGAIgASgJEg4KBnBsYXllchgDIAEoBRINCgVjYXJkcxgEIAMoCRIUCgxoaWRkZW5fY291bnQYBSABKA0SDgoGZGV0YWlsGAYgASgJEgwKBHRleHQYByABKAkidQoOUHVibGljRGVjaXNpb24SDgoGcGxheWVyGAEgASgFEgwKBGtpbmQYAiABKAkSDAoEY2FyZBgDIAEoCRIPCgdwdXJwb3NlGAQgASgJEgsKA21pbhgFIAEoBRILCgNtYXgYBiABKAUSDAoEdGV4dBgHIAEoCSI3CgpTdXBwbHlQaWxlEgwKBG5hbWUYASABKAkSDQoFY291bnQYAiABKAUSDAoEY29zdBgDIAEoBSKSAgoKUGxheWVyVmlldxIMCgRzZWF0GAEgASgFEgwKBG5hbWUYAiABKAkSCwoDYm90GAMgASgJEhQKDGhhbmRfdmlzaWJsZRgEIAEoCBIMCgRoYW5kGAUgAygJEhEKCWhhbmRfc2l6ZRgGIAEoBRIRCglkZWNrX3NpemUYByABKAUSFAoMZGlzY2FyZF9zaXplGAggASgFEhMKC2Rpc2NhcmRfdG9wGAkgASgJEg8KB2luX3BsYXkYCiADKAkSDQoFYXNpZGUYCyADKAkSDwoHbG9va2luZxgMIAMoCRIUCgxsb29raW5nX3NpemUYDSABKAUSEwoLdHVybnNfdGFrZW4YDiABKAUSCgoCdnAYDyABKAUilAQKBFZpZXcSDwoHZ2FtZV9pZBgBIAEoCRITCgZ2aWV3ZXIYAiABKAVIAIgBARIPCgdraW5nZG9tGAMgAygJEicKBnN1cHBseRgEIAMoCzIXLmRvbWluaW9uLnYxLlN1cHBseVBpbGUSDQoFdHJhc2gYBSADKAkSKAoHcGxheWVycxgGIAMoCzIXLmRvbWluaW9uLnYxLlBsYXllclZpZXcSDwoHY3VycmVudBgHIAEoBRIhCgVwaGFzZRgIIAEoDjISLmRvbWluaW9uLnYxLlBoYXNlEgwKBHR1cm4YCSABKAUSDwoHYWN0aW9ucxgKIAEoBRIMCgRidXlzGAsgASgFEg0KBWNvaW5zGAwgASgFEhAKCHNlcXVlbmNlGA0gASgEEhgKC3dhaXRpbmdfZm9yGA4gASgFSAGIAQESJwoIZGVjaXNpb24YDyABKAsyFS5kb21pbmlvbi52MS5EZWNpc2lvbhIfCgNsb2cYECADKAsyEi5kb21pbmlvbi52MS5FdmVudBIRCglnYW1lX292ZXIYESABKAgSDgoGc2NvcmVzGBIgAygFEg8KB3dpbm5lcnMYEyADKAUSLAoHd2FpdGluZxgUIAEoCzIbLmRvbWluaW9uLnYxLlB1YmxpY0RlY2lzaW9uEhAKCGNhbl91bmRvGB4gASgIQgkKB192aWV3ZXJCDgoMX3dhaXRpbmdfZm9yImsKDkdldFZpZXdSZXF1ZXN0Eg8KB2dhbWVfaWQYASABKAkSFQoIbG9nX2Zyb20YAiABKARIAIgBARIWCgljaGF0X2Zyb20YHiABKARIAYgBAUILCglfbG9nX2Zyb21CDAoKX2NoYXRfZnJvbSJXCg9HZXRWaWV3UmVzcG9uc2USHwoEdmlldxgBIAEoCzIRLmRvbWluaW9uLnYxLlZpZXcSIwoEY2hhdBgeIAMoCzIVLmRvbWluaW9uLnYxLkNoYXRMaW5lImAKE1N0cmVhbUV2ZW50c1JlcXVlc3QSDwoHZ2FtZV9pZBgBIAEoCRISCgpmcm9tX2V2ZW50GAIgASgEEhYKCWZyb21fY2hhdBgeIAEoBEgAiAEBQgwKCl9mcm9tX2NoYXQiWAoMWW91ckRlY2lzaW9uEicKCGRlY2lzaW9uGAEgASgLMhUuZG9taW5pb24udjEuRGVjaXNpb24SHwoEdmlldxgCIAEoCzIRLmRvbWluaW9uLnYxLlZpZXciKwoIR2FtZU92ZXISDgoGc2NvcmVzGAEgAygFEg8KB3dpbm5lcnMYAiADKAUi5AEKFFN0cmVhbUV2ZW50c1Jlc3BvbnNlEiIKBmV2ZW50cxgBIAMoCzISLmRvbWluaW9uLnYxLkV2ZW50EisKCGRlY2lzaW9uGAIgASgLMhkuZG9taW5pb24udjEuWW91ckRlY2lzaW9uEigKCWdhbWVfb3ZlchgDIAEoCzIVLmRvbWluaW9uLnYxLkdhbWVPdmVyEiwKB3dhaXRpbmcYBCABKAsyGy5kb21pbmlvbi52MS5QdWJsaWNEZWNpc2lvbhIjCgRjaGF0GB4gAygLMhUuZG9taW5pb24udjEuQ2hhdExpbmUiQQoJUGxheVN0YXJ0Eg8KB2dhbWVfaWQYASABKAkSEgoKZnJvbV9ldmVudBgCIAEoBBIPCgdiYXRjaGVkGAMgASgIImUKC1BsYXlSZXF1ZXN0EicKBXN0YXJ0GAEgASgLMhYuZG9taW5pb24udjEuUGxheVN0YXJ0SAASJQoGYW5zd2VyGAIgASgLMhMuZG9taW5pb24udjEuQW5zd2VySABCBgoEa2luZCI6CgdSZWZ1c2FsEhAKCHNlcXVlbmNlGAEgASgEEgwKBGNvZGUYAiABKAUSDwoHbWVzc2FnZRgDIAEoCSKCAgoMUGxheVJlc3BvbnNlEiIKBmV2ZW50cxgBIAMoCzISLmRvbWluaW9uLnYxLkV2ZW50EisKCGRlY2lzaW9uGAIgASgLMhkuZG9taW5pb24udjEuWW91ckRlY2lzaW9uEigKCWdhbWVfb3ZlchgDIAEoCzIVLmRvbWluaW9uLnYxLkdhbWVPdmVyEiwKB3dhaXRpbmcYBCABKAsyGy5kb21pbmlvbi52MS5QdWJsaWNEZWNpc2lvbhIVCghhY2NlcHRlZBgFIAEoBEgAiAEBEiUKB3JlZnVzZWQYBiABKAsyFC5kb21pbmlvbi52MS5SZWZ1c2FsQgsKCV9hY2NlcHRlZCJdCglTZWF0U3RhcnQSCwoDcmVmGAEgASgNEg8KB2dhbWVfaWQYAiABKAkSDQoFdG9rZW4YAyABKAkSEgoKZnJvbV9ldmVudBgEIAEoBBIPCgdiYXRjaGVkGAUgASgIIj4KClNlYXRBbnN3ZXISCwoDcmVmGAEgASgNEiMKBmFuc3dlchgCIAEoCzITLmRvbWluaW9uLnYxLkFuc3dlciJhChBQbGF5U2VhdHNSZXF1ZXN0EiMKA2FkZBgBIAMoCzIWLmRvbWluaW9uLnYxLlNlYXRTdGFydBIoCgdhbnN3ZXJzGAIgAygLMhcuZG9taW5pb24udjEuU2VhdEFuc3dlciIrCgpTZWF0Q2xvc2VkEgwKBGNvZGUYASABKAUSDwoHbWVzc2FnZRgCIAEoCSK2AgoKU2VhdFVwZGF0ZRIiCgZldmVudHMYASADKAsyEi5kb21pbmlvbi52MS5FdmVudBIrCghkZWNpc2lvbhgCIAEoCzIZLmRvbWluaW9uLnYxLllvdXJEZWNpc2lvbhIoCglnYW1lX292ZXIYAyABKAsyFS5kb21pbmlvbi52MS5HYW1lT3ZlchIsCgd3YWl0aW5nGAQgASgLMhsuZG9taW5pb24udjEuUHVibGljRGVjaXNpb24SFQoIYWNjZXB0ZWQYBSABKARIAIgBARIlCgdyZWZ1c2VkGAYgASgLMhQuZG9taW5pb24udjEuUmVmdXNhbBILCgNyZWYYByABKA0SJwoGY2xvc2VkGAggASgLMhcuZG9taW5pb24udjEuU2VhdENsb3NlZEILCglfYWNjZXB0ZWQiPQoRUGxheVNlYXRzUmVzcG9uc2USKAoHdXBkYXRlcxgBIAMoCzIXLmRvbWluaW9uLnYxLlNlYXRVcGRhdGUiZgoKR2FtZUNvbmZpZxIPCgdwbGF5ZXJzGAEgAygJEg8KB2tpbmdkb20YAiADKAkSDAoEc2VlZBgDIAEoBBIUCgxmaXJzdF9wbGF5ZXIYBCABKAUSEgoKYWx3YXlzX2FzaxgFIAEoCCJDCg5SZWNvcmRlZEFuc3dlchIMCgRzZWF0GAEgASgFEiMKBmFuc3dlchgCIAEoCzITLmRvbWluaW9uLnYxLkFuc3dlciIjChBHZXRSZWNvcmRSZXF1ZXN0Eg8KB2dhbWVfaWQYASABKAki1gEKEUdldFJlY29yZFJlc3BvbnNlEicKBmNvbmZpZxgBIAEoCzIXLmRvbWluaW9uLnYxLkdhbWVDb25maWcSLAoHYW5zd2VycxgCIAMoCzIbLmRvbWluaW9uLnYxLlJlY29yZGVkQW5zd2VyEg4KBnNjb3JlcxgDIAMoBRIPCgd3aW5uZXJzGAQgAygFEhYKDmVuZ2luZV92ZXJzaW9uGAUgASgJEgwKBGJvdHMYBiADKAkSDQoFZW5kZWQYByABKAkSFAoMYW5zd2VyX2NvdW50GAggASgNIp0BChBHZXRSZXBsYXlSZXF1ZXN0EhEKB2dhbWVfaWQYASABKAlIABIwCgZyZWNvcmQYAiABKAsyHi5kb21pbmlvbi52MS5HZXRSZWNvcmRSZXNwb25zZUgAEhEKBHNlYXQYAyABKAVIAYgBARIMCgRzdGVwGAQgASgNEhAKCGxvZ19mcm9tGAUgASgEQggKBnNvdXJjZUIHCgVfc2VhdCI0CglDYXJkQ291bnQSDAoEY2FyZBgBIAEoCRINCgVjb3VudBgCIAEoBRIKCgJ2cBgDIAEoBSJACglGaW5hbERlY2sSDAoEc2VhdBgBIAEoBRIlCgVjYXJkcxgCIAMoCzIWLmRvbWluaW9uLnYxLkNhcmRDb3VudCK3AQoRR2V0UmVwbGF5UmVzcG9uc2USHwoEdmlldxgBIAEoCzIRLmRvbWluaW9uLnYxLlZpZXcSDAoEc3RlcBgCIAEoDRINCgVzdGVwcxgDIAEoDRIpCgRuZXh0GAQgASgLMhsuZG9taW5pb24udjEuUmVjb3JkZWRBbnN3ZXISJQoFZGVja3MYBSADKAsyFi5kb21pbmlvbi52MS5GaW5hbERlY2sSEgoKbG9nX2xlbmd0aBgGIAEoBCIKCghUYWtlQmFjayJCCgtVbmRvUmVxdWVzdBIPCgdnYW1lX2lkGAEgASgJEhUKCHNlcXVlbmNlGAIgASgESACIAQFCCwoJX3NlcXVlbmNlIiAKDFVuZG9SZXNwb25zZRIQCghzZXF1ZW5jZRgBIAEoBCIICgZSZXNpZ24iPgoPSm9pbkdhbWVSZXF1ZXN0Eg8KB2dhbWVfaWQYASABKAkSDAoEc2VhdBgCIAEoBRIMCgRuYW1lGAMgASgJIjgKEEpvaW5HYW1lUmVzcG9uc2USJAoEc2VhdBgBIAEoCzIWLmRvbWluaW9uLnYxLlNlYXRUb2tlbiJRCghDaGF0TGluZRINCgVpbmRleBgBIAEoBBIMCgRzZWF0GAIgASgFEgwKBG5hbWUYAyABKAkSDAoEdGV4dBgEIAEoCRIMCgR0aW1lGAUgASgBIjAKD1NlbmRDaGF0UmVxdWVzdBIPCgdnYW1lX2lkGAEgASgJEgwKBHRleHQYAiABKAkiIQoQU2VuZENoYXRSZXNwb25zZRINCgVpbmRleBgBIAEoBCpmCgRWZXJiEhQKEFZFUkJfVU5TUEVDSUZJRUQQABINCglWRVJCX1BMQVkQARIXChNWRVJCX1BMQVlfVFJFQVNVUkVTEAISDAoIVkVSQl9CVVkQAxISCg5WRVJCX0VORF9QSEFTRRAEKmIKBVBoYXNlEhUKEVBIQVNFX1VOU1BFQ0lGSUVEEAASEAoMUEhBU0VfQUNUSU9OEAESDQoJUEhBU0VfQlVZEAISEQoNUEhBU0VfQ0xFQU5VUBADEg4KClBIQVNFX09WRVIQBCpbCgtVbmRvU2V0dGluZxIcChhVTkRPX1NFVFRJTkdfVU5TUEVDSUZJRUQQABIYChRVTkRPX1NFVFRJTkdfQUxMT1dFRBABEhQKEFVORE9fU0VUVElOR19PRkYQAjKACQoPRG9taW5pb25TZXJ2aWNlEkoKCUxpc3RDYXJkcxIdLmRvbWluaW9uLnYxLkxpc3RDYXJkc1JlcXVlc3QaHi5kb21pbmlvbi52MS5MaXN0Q2FyZHNSZXNwb25zZRJTCgxMaXN0S2luZ2RvbXMSIC5kb21pbmlvbi52MS5MaXN0S2luZ2RvbXNSZXF1ZXN0GiEuZG9taW5pb24udjEuTGlzdEtpbmdkb21zUmVzcG9uc2USRwoITGlzdEJvdHMSHC5kb21pbmlvbi52MS5MaXN0Qm90c1JlcXVlc3QaHS5kb21pbmlvbi52MS5MaXN0Qm90c1Jlc3BvbnNlEk0KCkNyZWF0ZUdhbWUSHi5kb21pbmlvbi52MS5DcmVhdGVHYW1lUmVxdWVzdBofLmRvbWluaW9uLnYxLkNyZWF0ZUdhbWVSZXNwb25zZRJKCglMaXN0R2FtZXMSHS5kb21pbmlvbi52MS5MaXN0R2FtZXNSZXF1ZXN0Gh4uZG9taW5pb24udjEuTGlzdEdhbWVzUmVzcG9uc2USRAoHR2V0VmlldxIbLmRvbWluaW9uLnYxLkdldFZpZXdSZXF1ZXN0GhwuZG9taW5pb24udjEuR2V0Vmlld1Jlc3BvbnNlElMKDFN1Ym1pdEFuc3dlchIgLmRvbWluaW9uLnYxLlN1Ym1pdEFuc3dlclJlcXVlc3QaIS5kb21pbmlvbi52MS5TdWJtaXRBbnN3ZXJSZXNwb25zZRJVCgxTdHJlYW1FdmVudHMSIC5kb21pbmlvbi52MS5TdHJlYW1FdmVudHNSZXF1ZXN0GiEuZG9taW5pb24udjEuU3RyZWFtRXZlbnRzUmVzcG9uc2UwARI/CgRQbGF5EhguZG9taW5pb24udjEuUGxheVJlcXVlc3QaGS5kb21pbmlvbi52MS5QbGF5UmVzcG9uc2UoATABEk4KCVBsYXlTZWF0cxIdLmRvbWluaW9uLnYxLlBsYXlTZWF0c1JlcXVlc3QaHi5kb21pbmlvbi52MS5QbGF5U2VhdHNSZXNwb25zZSgBMAESSgoJR2V0UmVjb3JkEh0uZG9taW5pb24udjEuR2V0UmVjb3JkUmVxdWVzdBoeLmRvbWluaW9uLnYxLkdldFJlY29yZFJlc3BvbnNlEkoKCUdldFJlcGxheRIdLmRvbWluaW9uLnYxLkdldFJlcGxheVJlcXVlc3QaHi5kb21pbmlvbi52MS5HZXRSZXBsYXlSZXNwb25zZRI7CgRVbmRvEhguZG9taW5pb24udjEuVW5kb1JlcXVlc3QaGS5kb21pbmlvbi52MS5VbmRvUmVzcG9uc2USRwoISm9pbkdhbWUSHC5kb21pbmlvbi52MS5Kb2luR2FtZVJlcXVlc3QaHS5kb21pbmlvbi52MS5Kb2luR2FtZVJlc3BvbnNlEkcKCFNlbmRDaGF0EhwuZG9taW5pb24udjEuU2VuZENoYXRSZXF1ZXN0Gh0uZG9taW5pb24udjEuU2VuZENoYXRSZXNwb25zZUJqChVpby5naXRodWIuZG9taW5pb24udjFQAVpBZ2l0aHViLmNvbS9kb21pbmlvbi1lbmdpbmUvZG9taW5pb24vZ2VuL2dvL2RvbWluaW9uL3YxO2RvbWluaW9udjGqAgtEb21pbmlvbi5WMWIGcHJvdG8z");
 
 /**
  * @generated from message dominion.v1.Card
@@ -263,6 +263,14 @@ export type SeatSpec = Message<"dominion.v1.SeatSpec"> & {
    * @generated from field: string bot = 2;
    */
   bot: string;
+
+  /**
+   * A person's seat left open: no token now (SeatToken.open); whoever calls JoinGame for it
+   * first takes it, with their name. ListGames lists it (GameSummary.open_seats) until then.
+   *
+   * @generated from field: bool open = 30;
+   */
+  open: boolean;
 };
 
 /**
@@ -414,6 +422,13 @@ export type SeatToken = Message<"dominion.v1.SeatToken"> & {
    * @generated from field: string token = 4;
    */
   token: string;
+
+  /**
+   * an open seat (SeatSpec.open): no token until JoinGame
+   *
+   * @generated from field: bool open = 30;
+   */
+  open: boolean;
 };
 
 /**
@@ -534,6 +549,13 @@ export type GameSummary = Message<"dominion.v1.GameSummary"> & {
    * @generated from field: bool abandoned = 10;
    */
   abandoned: boolean;
+
+  /**
+   * seats that JoinGame can still take (a game in progress)
+   *
+   * @generated from field: repeated int32 open_seats = 30;
+   */
+  openSeats: number[];
 };
 
 /**
@@ -934,6 +956,15 @@ export type Answer = Message<"dominion.v1.Answer"> & {
      */
     value: TakeBack;
     case: "takeBack";
+  } | {
+    /**
+     * Resign: the seat gives up and the game ends now (see Resign). Any seat may send it at
+     * any time, out of turn too; its sequence is the pending decision's, as for any answer.
+     *
+     * @generated from field: dominion.v1.Resign resign = 31;
+     */
+    value: Resign;
+    case: "resign";
   } | { case: undefined; value?: undefined };
 };
 
@@ -1406,6 +1437,13 @@ export type GetViewRequest = Message<"dominion.v1.GetViewRequest"> & {
    * @generated from field: optional uint64 log_from = 2;
    */
   logFrom?: bigint | undefined;
+
+  /**
+   * first chat line (ChatLine.index) to include; absent: none
+   *
+   * @generated from field: optional uint64 chat_from = 30;
+   */
+  chatFrom?: bigint | undefined;
 };
 
 /**
@@ -1423,6 +1461,13 @@ export type GetViewResponse = Message<"dominion.v1.GetViewResponse"> & {
    * @generated from field: dominion.v1.View view = 1;
    */
   view?: View | undefined;
+
+  /**
+   * the chat lines kept from GetViewRequest.chat_from on
+   *
+   * @generated from field: repeated dominion.v1.ChatLine chat = 30;
+   */
+  chat: ChatLine[];
 };
 
 /**
@@ -1447,6 +1492,13 @@ export type StreamEventsRequest = Message<"dominion.v1.StreamEventsRequest"> & {
    * @generated from field: uint64 from_event = 2;
    */
   fromEvent: bigint;
+
+  /**
+   * Index of the first chat line wanted (StreamEventsResponse.chat); absent: no chat.
+   *
+   * @generated from field: optional uint64 from_chat = 30;
+   */
+  fromChat?: bigint | undefined;
 };
 
 /**
@@ -1537,6 +1589,13 @@ export type StreamEventsResponse = Message<"dominion.v1.StreamEventsResponse"> &
    * @generated from field: dominion.v1.PublicDecision waiting = 4;
    */
   waiting?: PublicDecision | undefined;
+
+  /**
+   * chat lines said since the previous update (from_chat)
+   *
+   * @generated from field: repeated dominion.v1.ChatLine chat = 30;
+   */
+  chat: ChatLine[];
 };
 
 /**
@@ -2305,6 +2364,169 @@ export const UndoResponseSchema: GenMessage<UndoResponse> = /*@__PURE__*/
   messageDesc(file_dominion_v1_dominion, 59);
 
 /**
+ * Answer.resign: the answering seat resigns. The game ends at once (the log says "Ann
+ * resigns.", then the game's end); the resigning seat is among no winners, and the other
+ * seats are ranked by the rules' scoring (most VP, then fewest turns), so in a 2-player game
+ * the other player wins. It is recorded like any answer: GetRecord lists it last (with the
+ * resigning seat) and says ended "resigned"; replaying the answers, then the resignation,
+ * gives the same game.
+ *
+ * @generated from message dominion.v1.Resign
+ */
+export type Resign = Message<"dominion.v1.Resign"> & {
+};
+
+/**
+ * Describes the message dominion.v1.Resign.
+ * Use `create(ResignSchema)` to create a new message.
+ */
+export const ResignSchema: GenMessage<Resign> = /*@__PURE__*/
+  messageDesc(file_dominion_v1_dominion, 60);
+
+/**
+ * @generated from message dominion.v1.JoinGameRequest
+ */
+export type JoinGameRequest = Message<"dominion.v1.JoinGameRequest"> & {
+  /**
+   * @generated from field: string game_id = 1;
+   */
+  gameId: string;
+
+  /**
+   * one of GameSummary.open_seats
+   *
+   * @generated from field: int32 seat = 2;
+   */
+  seat: number;
+
+  /**
+   * the seat's name from now on; empty: the name it was created with
+   *
+   * @generated from field: string name = 3;
+   */
+  name: string;
+};
+
+/**
+ * Describes the message dominion.v1.JoinGameRequest.
+ * Use `create(JoinGameRequestSchema)` to create a new message.
+ */
+export const JoinGameRequestSchema: GenMessage<JoinGameRequest> = /*@__PURE__*/
+  messageDesc(file_dominion_v1_dominion, 61);
+
+/**
+ * @generated from message dominion.v1.JoinGameResponse
+ */
+export type JoinGameResponse = Message<"dominion.v1.JoinGameResponse"> & {
+  /**
+   * the seat, its name and its token (send it as x-seat-token)
+   *
+   * @generated from field: dominion.v1.SeatToken seat = 1;
+   */
+  seat?: SeatToken | undefined;
+};
+
+/**
+ * Describes the message dominion.v1.JoinGameResponse.
+ * Use `create(JoinGameResponseSchema)` to create a new message.
+ */
+export const JoinGameResponseSchema: GenMessage<JoinGameResponse> = /*@__PURE__*/
+  messageDesc(file_dominion_v1_dominion, 62);
+
+/**
+ * One line of a game's chat. The server keeps a game's last 100 lines in its memory, with the
+ * game: a reload gets them again, a restart of the server does not (they are not stored).
+ *
+ * @generated from message dominion.v1.ChatLine
+ */
+export type ChatLine = Message<"dominion.v1.ChatLine"> & {
+  /**
+   * its place in the game's chat, from 0
+   *
+   * @generated from field: uint64 index = 1;
+   */
+  index: bigint;
+
+  /**
+   * who said it
+   *
+   * @generated from field: int32 seat = 2;
+   */
+  seat: number;
+
+  /**
+   * the seat's name when it was said
+   *
+   * @generated from field: string name = 3;
+   */
+  name: string;
+
+  /**
+   * as said (plain text: show it as text, never as markup)
+   *
+   * @generated from field: string text = 4;
+   */
+  text: string;
+
+  /**
+   * when, seconds since the Unix epoch
+   *
+   * @generated from field: double time = 5;
+   */
+  time: number;
+};
+
+/**
+ * Describes the message dominion.v1.ChatLine.
+ * Use `create(ChatLineSchema)` to create a new message.
+ */
+export const ChatLineSchema: GenMessage<ChatLine> = /*@__PURE__*/
+  messageDesc(file_dominion_v1_dominion, 63);
+
+/**
+ * @generated from message dominion.v1.SendChatRequest
+ */
+export type SendChatRequest = Message<"dominion.v1.SendChatRequest"> & {
+  /**
+   * @generated from field: string game_id = 1;
+   */
+  gameId: string;
+
+  /**
+   * 1 to 300 characters; line breaks become spaces
+   *
+   * @generated from field: string text = 2;
+   */
+  text: string;
+};
+
+/**
+ * Describes the message dominion.v1.SendChatRequest.
+ * Use `create(SendChatRequestSchema)` to create a new message.
+ */
+export const SendChatRequestSchema: GenMessage<SendChatRequest> = /*@__PURE__*/
+  messageDesc(file_dominion_v1_dominion, 64);
+
+/**
+ * @generated from message dominion.v1.SendChatResponse
+ */
+export type SendChatResponse = Message<"dominion.v1.SendChatResponse"> & {
+  /**
+   * the line's ChatLine.index
+   *
+   * @generated from field: uint64 index = 1;
+   */
+  index: bigint;
+};
+
+/**
+ * Describes the message dominion.v1.SendChatResponse.
+ * Use `create(SendChatResponseSchema)` to create a new message.
+ */
+export const SendChatResponseSchema: GenMessage<SendChatResponse> = /*@__PURE__*/
+  messageDesc(file_dominion_v1_dominion, 65);
+
+/**
  * @generated from enum dominion.v1.Verb
  */
 export enum Verb {
@@ -2591,6 +2813,32 @@ export const DominionService: GenService<{
     methodKind: "unary";
     input: typeof UndoRequestSchema;
     output: typeof UndoResponseSchema;
+  },
+  /**
+   * Take an open seat (SeatSpec.open) of a game, with your name: returns the seat's token,
+   * handed out once. FAILED_PRECONDITION for a seat that is not open (taken already, a bot's,
+   * a person's from the start) or a game that is over.
+   *
+   * @generated from rpc dominion.v1.DominionService.JoinGame
+   */
+  joinGame: {
+    methodKind: "unary";
+    input: typeof JoinGameRequestSchema;
+    output: typeof JoinGameResponseSchema;
+  },
+  /**
+   * Say a line to the table: the seat token is needed (spectators read the chat, never write
+   * to it). Every follower of the game gets it (StreamEventsRequest.from_chat), and GetView
+   * gives the lines kept (GetViewRequest.chat_from). INVALID_ARGUMENT for an empty line or one
+   * over 300 characters, RESOURCE_EXHAUSTED past 5 lines in 10 seconds from one seat,
+   * FAILED_PRECONDITION once the game is over.
+   *
+   * @generated from rpc dominion.v1.DominionService.SendChat
+   */
+  sendChat: {
+    methodKind: "unary";
+    input: typeof SendChatRequestSchema;
+    output: typeof SendChatResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_dominion_v1_dominion, 0);
