@@ -2,6 +2,7 @@
 from the real one (their view is the same), it holds the same cards, it plays on to the end, and
 it really redistributes what the player cannot see."""
 import random
+from collections import Counter
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -27,9 +28,9 @@ def test_a_determinized_state_looks_the_same_to_the_player_and_plays_on(spec):
             assert dominion.view(sample, player) == dominion.view(state, player), (spec, i)
             assert card_counts(sample) == card_counts(state), (spec, i)
             d = dominion.pending(state)
-            if d is not None and d.kind == dominion.TURN and d.player != player:
-                # another seat's turn is asked again from the cards dealt to it: its plays
-                # and buys are that seat's own; what everyone sees of it (the view) is the same
+            if d is not None and d.player != player:
+                # another seat's turn or question is asked again from the cards dealt to it:
+                # its options are that seat's own; what everyone sees of it (the view) is the same
                 assert dominion.pending(sample).purpose == d.purpose
             else:
                 assert dominion.pending(sample) == d
@@ -56,49 +57,77 @@ def test_determinize_is_a_pure_function_of_its_seed():
     assert dominion.determinize(state, 1, 77).rng != state.rng
 
 
-def test_cards_named_by_work_in_progress_keep_their_places():
-    """Library's drawn Action is being looked at: a sample for the other seat keeps it there,
-    so that answering the question still works."""
-    s = dominion.position(("Library",) + ("Cellar", "Chapel", "Moat", "Village", "Workshop",
-                                          "Gardens", "Militia", "Smithy", "Witch"),
-                          hands=[["Library"] + ["Copper"] * 5], decks=[["Smithy", "Silver"]])
-    s = dominion.step(s, dominion.Move("play", "Library"))
-    for seed in range(10):
-        sample = dominion.determinize(s, 1, seed)
-        assert zone(sample, "looking") == ("Smithy",)
-        dominion.step(sample, ["no"])
-
-
-def test_a_sample_for_another_seat_keeps_the_cards_sentry_is_looking_at():
-    """Sentry's frame names the two cards it looks at (a Copper and a Bureaucrat); the Copper in
-    the looking zone keeps its place, not a Copper of the same name in the hand, so that
-    answering on the sample still works (hypothesis found this)."""
-    s = dominion.position(("Sentry", "Bureaucrat", "Cellar", "Chapel", "Moat", "Village",
-                           "Workshop", "Gardens", "Militia", "Smithy"),
-                          hands=[["Sentry"] + ["Copper"] * 4],
-                          decks=[["Silver", "Copper", "Bureaucrat", "Estate", "Estate"]])
-    s = dominion.step(s, dominion.Move("play", "Sentry"))
-    assert sorted(zone(s, "looking")) == ["Bureaucrat", "Copper"]
+def test_a_sample_deals_the_card_library_looks_at_among_the_actions_it_could_be():
+    """Seat 0's Library drew an Action (it is asked whether to set it aside: everyone sees
+    that); seat 1 cannot see which, so its samples deal a Smithy or the Village of seat 0's
+    deck there, never a Copper, and the question, now about that card, is answered."""
+    start = dominion.position(("Library", "Cellar", "Chapel", "Moat", "Village", "Workshop",
+                               "Gardens", "Militia", "Smithy", "Witch"),
+                              hands=[["Library"] + ["Copper"] * 5],
+                              decks=[["Smithy", "Silver", "Village"]])
+    s = dominion.step(start, dominion.Move("play", "Library"))
+    looked_at = set()
     for seed in range(20):
-        sample = dominion.determinize(s, 1, seed)
-        assert sorted(zone(sample, "looking")) == ["Bureaucrat", "Copper"]
+        sample = dominion.determinize(s, 1, seed, origin=start)
+        assert zone(sample, "looking") in (("Smithy",), ("Village",))
+        assert dominion.pending(sample).about_cards == zone(sample, "looking")
+        looked_at.add(zone(sample, "looking"))
+        dominion.step(sample, ["no"])
+    assert len(looked_at) == 2
+
+
+def test_a_sample_for_another_seat_deals_the_cards_sentry_looks_at_anew():
+    """Sentry looks at two cards seat 1 cannot see: its samples deal any two of seat 0's
+    hidden cards there, and the sample's questions, about those cards, play on."""
+    start = dominion.position(("Sentry", "Bureaucrat", "Cellar", "Chapel", "Moat", "Village",
+                               "Workshop", "Gardens", "Militia", "Smithy"),
+                              hands=[["Sentry"] + ["Copper"] * 4],
+                              decks=[["Silver", "Copper", "Bureaucrat", "Estate", "Estate"]])
+    s = dominion.step(start, dominion.Move("play", "Sentry"))
+    assert sorted(zone(s, "looking")) == ["Bureaucrat", "Copper"]
+    looked_at = set()
+    for seed in range(20):
+        sample = dominion.determinize(s, 1, seed, origin=start)
+        looked_at.add(tuple(sorted(zone(sample, "looking"))))
+        assert sorted(dominion.pending(sample).cards) == sorted(zone(sample, "looking"))
         sample = dominion.step(sample, [])          # trash nothing
         sample = dominion.step(sample, [])          # discard nothing
-        dominion.step(sample, ["Copper", "Bureaucrat"])   # put both back
+        if (d := dominion.pending(sample)).card == "Sentry":
+            dominion.step(sample, list(d.cards))    # put both back
+    assert len(looked_at) > 2
 
 
-def test_a_sample_keeps_the_card_harbinger_may_take_from_the_discard_pile():
-    """Harbinger's question names the discard pile's cards; an Estate of the same name in hand
-    must not keep its place instead of the one in the discard pile (hypothesis found this)."""
-    s = dominion.position(("Harbinger", "Cellar", "Chapel", "Moat", "Village", "Workshop",
-                           "Gardens", "Militia", "Smithy", "Witch"),
-                          hands=[["Harbinger", "Estate", "Copper", "Copper", "Copper"]],
-                          decks=[["Silver", "Gold", "Copper"]],
-                          discards=[["Copper", "Estate", "Duchy", "Silver"]])
-    s = dominion.step(s, dominion.Move("play", "Harbinger"))
+def test_a_sample_asks_harbinger_about_the_discard_pile_it_deals():
+    """Harbinger's question names the discard pile's cards, hidden below its top from seat
+    1: a sample asks about the pile it dealt, and taking a card of it plays on."""
+    start = dominion.position(("Harbinger", "Cellar", "Chapel", "Moat", "Village", "Workshop",
+                               "Gardens", "Militia", "Smithy", "Witch"),
+                              hands=[["Harbinger", "Estate", "Copper", "Copper", "Copper"]],
+                              decks=[["Silver", "Gold", "Copper"]],
+                              discards=[["Copper", "Estate", "Duchy", "Silver"]])
+    s = dominion.step(start, dominion.Move("play", "Harbinger"))
     assert dominion.pending(s).cards == ("Copper", "Duchy", "Estate", "Silver")
+    pools = set()
     for seed in range(20):
-        dominion.step(dominion.determinize(s, 1, seed), ["Estate"])
+        sample = dominion.determinize(s, 1, seed, origin=start)
+        d = dominion.pending(sample)
+        assert d.cards == tuple(sorted(set(zone(sample, "discard")))), seed
+        pools.add(d.cards)
+        dominion.step(sample, [d.cards[0]])
+    assert len(pools) > 1
+
+
+def test_another_seats_card_question_needs_the_games_history():
+    """A position is no record: while another seat answers a card's question, its sample
+    needs the state the position started from, and says so rather than guess."""
+    start = dominion.position(("Harbinger", "Cellar", "Chapel", "Moat", "Village", "Workshop",
+                               "Gardens", "Militia", "Smithy", "Witch"),
+                              hands=[["Harbinger", "Estate", "Copper"]], decks=[["Gold"]],
+                              discards=[["Copper", "Estate", "Duchy", "Silver"]])
+    s = dominion.step(start, dominion.Move("play", "Harbinger"))
+    with pytest.raises(dominion.InvalidConfigError, match="give origin"):
+        dominion.determinize(s, 1, 5)
+    dominion.determinize(s, 0, 5)   # the seat's own question needs no history
 
 
 @pytest.mark.parametrize("bad", [(5, 1), (-1, 1), (True, 1), (0, -1), (0, 2 ** 64)])
@@ -147,44 +176,89 @@ def test_a_buy_phase_pins_no_card_of_a_hidden_zone():
     assert len(hands) > 5 and decks == {"Copper", "Estate"}
 
 
-@settings(max_examples=property_examples(40), **SLOW)
-@given(players=st.integers(3, 6), variable=st.booleans(), seed=st.integers(0, 2 ** 32 - 1))
-def test_samples_depend_only_on_what_the_seat_has_seen_after_unseen_passes(players, variable,
-                                                                           seed):
-    """Twin games: at each Masquerade pass with a choice, a twin where the giver passed another
-    card, both then given the same answers. A seat that saw neither pass cannot tell them
-    apart (its view, log included, is the same), so at its own turn's decision (nothing
-    half-resolved pins a card) it must get the same sample for the same seed."""
+def twin_games(players: int, variable: bool, seed: int, always_ask: bool = False,
+               watch: bool = False):
+    """A Masquerade game of random answers and its twins: at each pass with a choice, a twin
+    where the giver passed another card, both then given the same answers. Yields, at each
+    decision, (rng, the state, its decision, the twins), a twin as (twin state, giver,
+    receiver, told); with ``watch``, told holds the seats whose view of it has differed from
+    the game's at some decision (a discard pile's top card can show a pass that the log never
+    names)."""
     rng = random.Random(seed)
-    state = masquerade_game(players, variable, seed)
-    twins = []   # (twin, giver, receiver)
+    state = masquerade_game(players, variable, seed, always_ask)
+    twins = []
     for _ in range(MAX_DECISIONS):
         d = dominion.pending(state)
         if d is None:
             break
-        if d.kind == dominion.TURN and len(state.stack) == 1:
-            seat = d.player
-            for twin, giver, receiver in twins:
-                if seat in (giver, receiver) or dominion.view(twin, seat, log_from=0) != \
-                        dominion.view(state, seat, log_from=0):
-                    continue
-                k = rng.randrange(2 ** 64)
-                assert dominion.determinize(twin, seat, k) == \
-                    dominion.determinize(state, seat, k), (players, variable, seed)
+        yield rng, state, d, twins
         ans = random_answer(d, rng)
         kept = []
-        for twin, giver, receiver in twins:
+        for twin, giver, receiver, told in twins:
             t = dominion.pending(twin)
             if t is not None and t.kind == d.kind and t.player == d.player:
                 try:
-                    kept.append((dominion.step(twin, ans, d.player), giver, receiver))
+                    twin = dominion.step(twin, ans, d.player)
                 except dominion.IllegalAnswerError:
-                    pass   # the twins part: the one holds a card the other does not
+                    continue   # the twins part: the one holds a card the other does not
+                kept.append((twin, giver, receiver, told))
         twins = kept[-6:]
         if d.purpose == "pass" and len(set(d.cards)) > 1:
             other = rng.choice([c for c in d.cards if c != ans[0]])
-            twins.append((dominion.step(state, [other], d.player), d.player, d.about_player))
+            twins.append((dominion.step(state, [other], d.player), d.player, d.about_player,
+                          set()))
         state = dominion.step(state, ans, d.player)
+        for twin, _, _, told in twins if watch else ():
+            told.update(seat for seat in range(players) if seat not in told and
+                        dominion.view(twin, seat) != dominion.view(state, seat))
+
+
+def same_to(seat, twin, state) -> bool:
+    return dominion.view(twin, seat, log_from=0) == dominion.view(state, seat, log_from=0)
+
+
+@settings(max_examples=property_examples(40), **SLOW)
+@given(players=st.integers(3, 6), variable=st.booleans(), seed=st.integers(0, 2 ** 32 - 1))
+def test_samples_depend_only_on_what_the_seat_has_seen_after_unseen_passes(players, variable,
+                                                                           seed):
+    """A seat that saw neither of two twins' passes cannot tell them apart (its view, log
+    included, is the same), so at its own turn's decision (nothing half-resolved pins a card)
+    it must get the same sample for the same seed."""
+    for rng, state, d, twins in twin_games(players, variable, seed):
+        if d.kind == dominion.TURN and len(state.stack) == 1:
+            seat = d.player
+            for twin, giver, receiver, _ in twins:
+                if seat not in (giver, receiver) and same_to(seat, twin, state):
+                    k = rng.randrange(2 ** 64)
+                    assert dominion.determinize(twin, seat, k) == \
+                        dominion.determinize(state, seat, k), (players, variable, seed)
+
+
+@settings(max_examples=property_examples(8), **SLOW)
+@given(players=st.integers(3, 6), variable=st.booleans(), seed=st.integers(0, 2 ** 32 - 1))
+def test_samples_at_another_seats_question_depend_only_on_the_seats_view_history(players,
+                                                                                 variable, seed):
+    """Issue 31 item 4: while another seat answers a card's question (here the Masquerade
+    player's trash, every pass made), a seat whose view of two twins was the same all along
+    gets the same sample for the same seed (drawn before the question and played forward).
+    The games ask every question: where a forced one is skipped, the skip tells the hand (a
+    seat holding only Provinces passes one unasked), and a deal that matches may be too rare
+    to find before the sample falls back on pinning the question's cards."""
+    start = masquerade_game(players, variable, seed, always_ask=True)
+    for rng, state, d, twins in twin_games(players, variable, seed, always_ask=True,
+                                           watch=True):
+        if d.purpose != "trash":
+            continue
+        seat = rng.choice([s for s in range(players) if s != d.player])
+        for twin, giver, receiver, told in twins:
+            if seat not in (giver, receiver) and seat not in told and \
+                    same_to(seat, twin, state):
+                k = rng.randrange(2 ** 64)
+                sample = dominion.determinize(state, seat, k, start)
+                assert dominion.determinize(twin, seat, k, start) == sample, \
+                    (players, variable, seed)
+                assert dominion.view(sample, seat) == dominion.view(state, seat)
+                break   # one twin per question: its samples are played forward, slower
 
 
 def another_seats_turn(deck, phase="buy", hand=("Estate", "Estate", "Village", "Smithy",
@@ -229,3 +303,46 @@ def test_another_seats_action_phase_is_dealt_an_action_to_play():
         assert d.purpose == "action_phase" and any(m.verb == "play" for m in d.moves)
         assert dominion.view(sample, 0, log_from=0) == dominion.view(s, 0, log_from=0)
         sample = dominion.step(sample, d.moves[-1], 1)   # end the phase: the sample plays on
+
+
+def workshop_game():
+    """A seeded game of random answers, stopped where seat 1 is asked what its Workshop gains:
+    the question offers every pile up to $4, Village among them, and a Village is the top card
+    of seat 1's deck (seat 0 cannot see it; it is in no other zone of seat 1 but the deck)."""
+    kingdom = ["Mine", "Artisan", "Remodel", "Workshop", "Village", "Smithy", "Market",
+               "Courtyard", "Moat", "Cellar"]
+    rng = random.Random(7)
+    state = dominion.new_game(players=2, kingdom=kingdom, seed=7)
+    for _ in range(69):
+        d = dominion.pending(state)
+        state = dominion.step(state, random_answer(d, rng), d.player)
+    return state
+
+
+def test_another_seats_card_question_keeps_none_of_its_hidden_cards_in_place():
+    """Issue 31 item 4: the names another seat's pending question holds (here the Supply's
+    piles a Workshop may gain) kept a card of those names in its real place: seat 1's top-deck
+    Village stayed on top in every sample."""
+    state = workshop_game()
+    d = dominion.pending(state)
+    seat1 = state.players[1]
+    assert (d.player, d.card, d.purpose) == (1, "Workshop", "gain") and "Village" in d.cards
+    assert seat1.deck[-1] == "Village" and "Village" not in seat1.hand + seat1.discard
+    samples = [dominion.determinize(state, 0, seed) for seed in range(200)]
+    tops = Counter(zone(sample, "deck", 1)[-1] for sample in samples)
+    assert tops["Village"] < 100 and len(tops) > 2, tops
+    for sample in samples[:20]:
+        assert dominion.view(sample, 0, log_from=0) == dominion.view(state, 0, log_from=0)
+        assert dominion.pending(sample).purpose == "gain"
+
+
+def test_samples_at_another_seats_card_question_are_playable_to_the_end():
+    """A sample taken while seat 1 answers its Workshop's question is a game the engine plays
+    on to its end."""
+    state = workshop_game()
+    rng = random.Random(1)
+    for seed in range(3):
+        sample = dominion.determinize(state, 0, seed)
+        while (d := dominion.pending(sample)) is not None and turn(sample) < 600:
+            sample = dominion.step(sample, random_answer(d, rng), d.player)
+        assert dominion.is_over(sample)

@@ -27,7 +27,8 @@ POOL = ("Masquerade", "Masquerade", "Copper", "Silver", "Estate", "Duchy", "Prov
 MAX_DECISIONS = 250
 
 
-def masquerade_game(players: int, variable: bool, seed: int) -> dominion.State:
+def masquerade_game(players: int, variable: bool, seed: int,
+                    always_ask: bool = False) -> dominion.State:
     """A Buy-phase-free start: every seat holds a Masquerade and four cards with and without VP,
     decks full of Masquerades and Victory cards."""
     rng = random.Random(seed)
@@ -35,7 +36,8 @@ def masquerade_game(players: int, variable: bool, seed: int) -> dominion.State:
     hands = [["Masquerade"] + [rng.choice(pool) for _ in range(4)] for _ in range(players)]
     decks = [[rng.choice(pool) for _ in range(12)] for _ in range(players)]
     return dominion.position(VARIABLE_VP_KINGDOM if variable else FIXED_VP_KINGDOM,
-                             players=players, hands=hands, decks=decks, seed=seed % 2 ** 32)
+                             players=players, hands=hands, decks=decks, seed=seed % 2 ** 32,
+                             always_ask=always_ask)
 
 
 def views(state, seats):
@@ -46,7 +48,7 @@ def views(state, seats):
 @given(players=st.integers(3, 6), variable=st.booleans(), seed=st.integers(0, 2 ** 32 - 1))
 def test_a_card_passed_face_down_moves_no_vp_that_others_see(players, variable, seed):
     rng = random.Random(seed)
-    state = masquerade_game(players, variable, seed)
+    state = start = masquerade_game(players, variable, seed)
     twins = []          # (twin state, giver, receiver) while the passes are being chosen
     hidden_passes = 0
     for i in range(MAX_DECISIONS):
@@ -55,7 +57,7 @@ def test_a_card_passed_face_down_moves_no_vp_that_others_see(players, variable, 
             break
         if i % 7 == 0 or twins:
             for seat in range(players):
-                sample = dominion.determinize(state, seat, rng.randrange(2 ** 64))
+                sample = dominion.determinize(state, seat, rng.randrange(2 ** 64), start)
                 assert dominion.view(sample, seat, log_from=0) == \
                     dominion.view(state, seat, log_from=0), (players, variable, seed, i, seat)
         ans = random_answer(d, rng)
@@ -78,10 +80,10 @@ def test_a_curse_passed_face_down_moves_no_vp_a_third_seat_or_spectator_sees():
     """Ann passes a Curse to Bob, Bob a Copper to Cid, Cid an Estate to Ann: Cid saw only the
     Copper he received and his Estate, a spectator none of them. Each reads the VP of the cards
     it saw move, the others as if never passed; Ann and Bob read their own true VP."""
-    s = at("Masquerade", players=3, hands=[["Masquerade", "Curse", "Copper"], ["Copper", "Silver"],
-                                          ["Estate", "Silver"]],
-           decks=[["Gold", "Gold", "Duchy", "Duchy"], [], []])
-    s = answer(answer(answer(play(s, "Masquerade"), ["Curse"]), ["Copper"], 1), ["Estate"], 2)
+    start = at("Masquerade", players=3, hands=[["Masquerade", "Curse", "Copper"],
+                                              ["Copper", "Silver"], ["Estate", "Silver"]],
+               decks=[["Gold", "Gold", "Duchy", "Duchy"], [], []])
+    s = answer(answer(answer(play(start, "Masquerade"), ["Curse"]), ["Copper"], 1), ["Estate"], 2)
     true = dominion.score(s)
     assert true == (7, -1, 0)
     vp = {viewer: [p.vp for p in dominion.view(s, viewer).players] for viewer in (None, 0, 1, 2)}
@@ -93,7 +95,7 @@ def test_a_curse_passed_face_down_moves_no_vp_a_third_seat_or_spectator_sees():
     # Cid's samples draw the card Ann passed from her hidden cards with the Curse among them
     # (the Curse, or one of her Duchies in the deck, ...): the samples' true scores differ from
     # the game's and from each other, Cid's view does not.
-    samples = [dominion.determinize(s, 2, seed) for seed in range(20)]
+    samples = [dominion.determinize(s, 2, seed, origin=start) for seed in range(20)]
     scores = {dominion.score(sample) for sample in samples}
     assert (3, 3, 0) in scores and len(scores) > 1
     assert all(dominion.view(sample, 2, log_from=0) == dominion.view(s, 2, log_from=0)
