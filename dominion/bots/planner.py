@@ -760,15 +760,19 @@ def plan_kingdom(kingdom, players: int = 2, budget: int = DEFAULT_BUDGET, seed: 
 _MEMO: dict = {}   # (Kingdom sorted, players, budget, seed) -> the plan's file text
 
 
-def planned(kingdom, players: int, budget: int = DEFAULT_BUDGET, seed: int = 0) -> str:
+def planned(kingdom, players: int, budget: int = DEFAULT_BUDGET, seed: int = 0,
+            progress: Optional[Callable] = None) -> str:
     """The plan's strategy file text for ``kingdom`` (`plan_kingdom` here, one game at a time),
     memoized for the process: a pure function of its arguments, so a plan made elsewhere with
-    the same arguments (a cache on disk, several workers) is the same (`remember_plan`)."""
+    the same arguments (a cache on disk, several workers) is the same (`remember_plan`).
+    ``progress(done, budget, stage)`` is called as the planning games finish (never when the
+    plan is known already); it only watches, so the plan does not depend on it."""
     key = (tuple(sorted(kingdom)), players, budget, seed)
     text = _MEMO.get(key)
     if text is None:
         from . import fitting_strategies
         text = _MEMO[key] = plan_kingdom(tuple(kingdom), players, budget, seed,
+                                         progress=progress,
                                          built_ins=fitting_strategies(kingdom)).toml()
     return text
 

@@ -39,7 +39,7 @@ import math
 import random
 import time
 from collections import Counter
-from typing import Optional
+from typing import Callable, Optional
 
 from pyrsistent import pvector
 
@@ -161,6 +161,9 @@ class SearchBot:
         self.plan = plan
         self.model = model
         self.switch = switch
+        # Told how its Kingdom's planning goes (`planned`'s ``progress``), while it plans: a
+        # server shows the wait to the people at the table (`SearchSeats.answer`).
+        self.plan_progress: Optional[Callable] = None
         self.switches: list = []   # (own turn, the plan it switched to), for reports
         self.changed: Counter = Counter()   # searched buys it changed, by what it bought
         self._looked_at = -1       # the own turn it last looked at other plans
@@ -184,7 +187,8 @@ class SearchBot:
         policy = self.policy
         if policy is None:
             if self.plan:
-                strategy = parse_strategy(planned(kingdom, players, self.plan), "plan")
+                strategy = parse_strategy(planned(kingdom, players, self.plan,
+                                                  progress=self.plan_progress), "plan")
             else:
                 name = best_strategy_for(kingdom) if self.rollout == AUTO else self.rollout
                 strategy = _strategy(name)

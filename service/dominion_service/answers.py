@@ -355,8 +355,8 @@ class Answering:
             seat = decision.player
             bot = game.bots[seat]
             try:   # a search bot searches in `search_seats`' threads: the loop serves on
-                new = dominion.step(state, await self.search_seats.answer(bot, state, seat),
-                                    seat)
+                new = dominion.step(state, await self.search_seats.answer(
+                    bot, state, seat, game.show_planning), seat)
             except Exception:  # a faulty bot must not stop the game: answer at random instead
                 log.exception("bot %s in game %s failed; answering at random",
                               game.bot_names[seat], game.id)

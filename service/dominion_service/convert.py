@@ -8,7 +8,7 @@ import dominion
 from dominion_proto import dominion_pb2 as pb
 
 from .wire import (DECISION_SEQUENCE, EVENT_INDEX, UPDATE_EVENTS, VIEW_DECISION, VIEW_WAITING,
-                   field, varint)
+                   field, tag, varint)
 
 
 class AnswerShapeError(ValueError):
@@ -218,6 +218,16 @@ def public_decision_to_bytes(waiting: dominion.PublicDecision) -> bytes:
     return part
 
 
+_PLANNING_PERCENT = tag(pb.PublicDecision, "planning_percent")
+
+
+def waiting_to_bytes(waiting: dominion.PublicDecision, planning: Optional[int]) -> bytes:
+    """What the game waits for, serialized, with how far its deciding bot's planning is
+    (``planning``: `table.Game.planning`) while it plans."""
+    part = public_decision_to_bytes(waiting)
+    return part if planning is None else part + _PLANNING_PERCENT + varint(planning)
+
+
 def _supply_to_bytes(supply: tuple) -> bytes:
     return pb.View(supply=[pb.SupplyPile(name=n, count=c, cost=k)
                            for n, c, k in supply]).SerializeToString()
@@ -235,12 +245,13 @@ def _player_to_bytes(key: tuple) -> bytes:
 
 def view_to_bytes(game_id: str, state: dominion.State, viewer: Optional[int], bots: tuple,
                   decision: Optional[bytes] = None,
-                  view: Optional[dominion.View] = None, can_undo: bool = False) -> bytes:
+                  view: Optional[dominion.View] = None, can_undo: bool = False,
+                  planning: Optional[int] = None) -> bytes:
     """What ``viewer`` (None: a spectator) may see of ``state``, without the log, as a
     serialized View. ``decision``: the pending decision serialized (`decision_to_bytes`) when
     the caller has made it already (it is the viewer's); ``view``: ``dominion.view(state,
     viewer)`` when the caller has it; ``can_undo``: the viewer may take back its last answer
-    (`table.Game.can_undo`)."""
+    (`table.Game.can_undo`); ``planning``: `table.Game.planning` (`waiting_to_bytes`)."""
     v = view if view is not None else dominion.view(state, viewer, log_from=None)
     sequence = dominion.decision_number(state)
     parts = [
@@ -259,7 +270,7 @@ def view_to_bytes(game_id: str, state: dominion.State, viewer: Optional[int], bo
         parts.append(get(key) or _cached(_player_bytes, key,
                                          lambda key=key: _player_to_bytes(key)))
     if v.waiting is not None:
-        parts.append(field(VIEW_WAITING, public_decision_to_bytes(v.waiting)))
+        parts.append(field(VIEW_WAITING, waiting_to_bytes(v.waiting, planning)))
     if v.decision is not None:
         parts.append(field(VIEW_DECISION, decision if decision is not None else
                            decision_to_bytes(v.decision, sequence)))
@@ -273,11 +284,11 @@ _CAN_UNDO = pb.View(can_undo=True).SerializeToString()
 
 def view_to_pb(game_id: str, state: dominion.State, viewer: Optional[int], bots: tuple,
                log_from: Optional[int], decision: Optional[bytes] = None,
-               can_undo: bool = False) -> pb.View:
+               can_undo: bool = False, planning: Optional[int] = None) -> pb.View:
     """What ``viewer`` (None: a spectator) may see of ``state``, with the log from ``log_from``
-    (None: no log). ``decision``, ``can_undo``: as for `view_to_bytes`."""
+    (None: no log). ``decision``, ``can_undo``, ``planning``: as for `view_to_bytes`."""
     msg = pb.View.FromString(view_to_bytes(game_id, state, viewer, bots, decision,
-                                           can_undo=can_undo))
+                                           can_undo=can_undo, planning=planning))
     if log_from is not None:
         log = state.log
         names = state.config.players

@@ -6,7 +6,9 @@ machine. Its searches run in a thread pool of ``max_search_seats`` threads: at m
 seats search at once, the others queue, and the event loop keeps serving meanwhile. The
 operator sets the budget of every search seat (``search_playouts`` per decision, and
 ``search_seconds``, a time limit per decision, and ``search_plan``, the games it plans its
-Kingdom with at its first decision); a client only names the bot (``search``).
+Kingdom with at its first decision); a client only names the bot (``search``). While a seat
+plans, `answer` tells the game how far it is, in steps of `PLANNING_STEP` percent (so that a
+plan sends its followers a bounded number of updates).
 With the time limit reached, a game's bot answers are no longer reproducible from its seed
 (the game's record still replays it exactly).
 """
@@ -14,10 +16,12 @@ from __future__ import annotations
 
 import asyncio
 from concurrent.futures import ThreadPoolExecutor
-from typing import Optional
+from typing import Callable, Optional
 
 import dominion
 import dominion.bots
+
+PLANNING_STEP = 5   # percent: how far a plan moves before its followers are told again
 
 
 class SearchSeats:
@@ -39,11 +43,33 @@ class SearchSeats:
                                            plan=self.plan)
         return dominion.bots.make_bot(name, seed)
 
-    async def answer(self, bot, state: dominion.State, seat: int):
-        """``bot``'s answer for ``seat`` to ``state``'s pending decision."""
+    async def answer(self, bot, state: dominion.State, seat: int,
+                     planning: Optional[Callable[[Optional[int]], None]] = None):
+        """``bot``'s answer for ``seat`` to ``state``'s pending decision. ``planning``: told,
+        on the event loop, how far a search bot planning its Kingdom is (percent, rounded down
+        to `PLANNING_STEP`), then None once it answered."""
         if getattr(bot, "reads_state", False) is True:
-            return await asyncio.get_running_loop().run_in_executor(
-                self._pool, bot.answer_state, state)
+            loop = asyncio.get_running_loop()
+            if planning is None or not getattr(bot, "plan", 0):
+                return await loop.run_in_executor(self._pool, bot.answer_state, state)
+            shown = [-1, True]   # the step said last; still answering
+
+            def said(percent: int) -> None:   # on the loop: nothing after the answer
+                if shown[1]:
+                    planning(percent)
+
+            def progress(done: int, budget: int, stage: str) -> None:   # in the thread
+                percent = done * 100 // budget // PLANNING_STEP * PLANNING_STEP
+                if percent != shown[0]:
+                    shown[0] = percent
+                    loop.call_soon_threadsafe(said, percent)
+            bot.plan_progress = progress
+            try:
+                return await loop.run_in_executor(self._pool, bot.answer_state, state)
+            finally:
+                bot.plan_progress = None
+                shown[1] = False
+                planning(None)
         # A bot reads the log from where it stopped, to count the cards it owns.
         seen = dominion.view(state, seat, log_from=bot.log_from)
         return bot.answer(dominion.pending(state), seen)

@@ -459,7 +459,8 @@ class DominionService(pb_grpc.DominionServiceServicer):
                                    f"log_from {log_from} is past the log's end "
                                    f"({len(state.log)} events)")
             view = view_to_pb(game.id, state, seat, game.bot_names, log_from,
-                              can_undo=not game.abandoned and game.can_undo(state, seat))
+                              can_undo=not game.abandoned and game.can_undo(state, seat),
+                              planning=game.planning)
             return pb.GetViewResponse(
                 view=abandoned_view(view) if game.abandoned else view,
                 chat=game.chat.since(request.chat_from) if request.HasField("chat_from")

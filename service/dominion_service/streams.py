@@ -15,8 +15,7 @@ import dominion
 from dominion_proto import dominion_pb2 as pb
 
 from .answers import Answering, Pending
-from .convert import (decision_to_bytes, events_to_bytes, public_decision_to_bytes,
-                      view_to_bytes)
+from .convert import decision_to_bytes, events_to_bytes, view_to_bytes, waiting_to_bytes
 from .limits import MAX_SEATS_BATCH, MAX_STREAM_SEATS, ServiceError
 from .table import Game, abandoned_message
 from .wire import (SEAT_UPDATE_REF, SEATS_UPDATES, UPDATE_ACCEPTED, UPDATE_DECISION,
@@ -322,12 +321,12 @@ class Streams:
                         YOUR_DECISION_DECISION, wire) + field(YOUR_DECISION_VIEW, view_to_bytes(
                             game.id, state, seat, game.bot_names, wire,
                             can_undo=game.can_undo(state, seat)))))
-                waiting = dominion.public_decision(decision, names,
-                                                   len(state.players[decision.player].hand))
+                waiting = (dominion.public_decision(decision, names,
+                                                    len(state.players[decision.player].hand)),
+                           game.planning)
                 if waiting != sent_waiting:
                     sent_waiting = waiting
-                    update.MergeFromString(field(UPDATE_WAITING,
-                                                 public_decision_to_bytes(waiting)))
+                    update.MergeFromString(field(UPDATE_WAITING, waiting_to_bytes(*waiting)))
                 if play is not None:
                     play.outcome(update)
                 if update.ListFields():
@@ -676,13 +675,14 @@ def _seat_updates(sp: SeatPlay, out: list, flush: bool = False) -> bool:
         parts.append(field(UPDATE_DECISION, field(YOUR_DECISION_DECISION, wire) + field(
             YOUR_DECISION_VIEW, view_to_bytes(game.id, state, seat, game.bot_names, wire,
                                               view, game.can_undo(state, seat)))))
-        waiting = view.waiting
+        waiting = (view.waiting, game.planning)
     else:
-        waiting = dominion.public_decision(decision, names,
-                                           len(state.players[decision.player].hand))
+        waiting = (dominion.public_decision(decision, names,
+                                            len(state.players[decision.player].hand)),
+                   game.planning)
     if waiting != sp.sent_waiting:
         sp.sent_waiting = waiting
-        parts.append(field(UPDATE_WAITING, public_decision_to_bytes(waiting)))
+        parts.append(field(UPDATE_WAITING, waiting_to_bytes(*waiting)))
     if outcomes:
         parts.append(_outcome_bytes(outcomes.pop(0)))
     if parts:

@@ -118,6 +118,9 @@ class Game:
         self.undo = True              # its seats may take back a move (CreateGameRequest.undo)
         self.previous: Optional[dominion.State] = None   # the state before the current one
         self.chat = Chat()            # what its people said (in memory only)
+        # While the seat deciding is a search bot of this server planning its Kingdom: how
+        # far, in percent (`show_planning`); None otherwise. In this server's memory only.
+        self.planning: Optional[int] = None
 
     def publish(self, state: dominion.State) -> None:
         """Make ``state`` current and wake every stream that follows the game."""
@@ -125,6 +128,14 @@ class Game:
         self.state = state
         for watcher in self.watchers:
             watcher.set()
+
+    def show_planning(self, percent: Optional[int]) -> None:
+        """Say how far the deciding bot's planning is (None: not planning) to every stream
+        that follows the game; the state does not change."""
+        if percent != self.planning:
+            self.planning = percent
+            for watcher in self.watchers:
+                watcher.set()
 
     def can_undo(self, state: dominion.State, seat: Optional[int]) -> bool:
         """Whether ``seat`` may take back its last answer in ``state``: the game allows it and

@@ -173,3 +173,23 @@ def test_a_plan_plays_three_and_four_player_games():
                           baseline().toml(), 2, 0, 8)
     assert len(shares) == 8 and all(0.0 <= s <= 1.0 for s in shares)
     assert make_bot("big-money-ultimate")   # (the baseline is the built-in file)
+
+
+def test_planned_reports_its_progress_only_while_it_plans_and_the_plan_does_not_change(
+        monkeypatch):
+    """`planned(progress=...)` (a server shows a search seat's planning): told as the games
+    finish, within the budget, and once more when done; the plan is the one planned without it; a plan known
+    already is given at once, with no report."""
+    from dominion.bots import planner
+    monkeypatch.setattr(planner, "_MEMO", {})
+    calls = []
+    text = planner.planned(FIRST_GAME, 2, 1000, progress=lambda *a: calls.append(a))
+    done = [d for d, _, _ in calls]
+    assert len(calls) > 10 and done == sorted(done) and 900 < done[-1] <= 1000
+    assert calls[-1][2] == "done"
+    assert all(budget == 1000 for _, budget, _ in calls)
+    monkeypatch.setattr(planner, "_MEMO", {})
+    assert planner.planned(FIRST_GAME, 2, 1000) == text
+    again = []
+    assert planner.planned(FIRST_GAME, 2, 1000, progress=lambda *a: again.append(a)) == text
+    assert again == []

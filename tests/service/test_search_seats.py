@@ -103,3 +103,82 @@ def test_the_server_serves_other_requests_while_a_search_bot_searches(kingdom):
             client.seat(other.game_id, other.tokens[0]).view()
             client.list_bots()
         assert bot.searched == 1 and dominion.decision_number(game.state) == number
+
+
+def _end_turn(seat, stub) -> None:
+    """End ``seat``'s phases until its turn is over (SubmitAnswer returns once the server's
+    bots have answered after it: their turn too)."""
+    turn = seat.view_message().turn
+    while True:
+        view = seat.view_message()
+        if view.turn != turn or not view.HasField("decision"):
+            return
+        stub.SubmitAnswer(pb.SubmitAnswerRequest(
+            game_id=seat.game_id, answer=pb.Answer(sequence=view.decision.sequence,
+                                                   move=pb.Move(verb=pb.VERB_END_PHASE))),
+            metadata=seat.metadata)
+
+
+def test_the_other_seats_see_a_search_seat_planning_its_kingdom_and_how_far(kingdom,
+                                                                             monkeypatch):
+    """A search seat of a server with ``--search-plan`` plans its Kingdom at its first
+    decision: meanwhile GetView and the stream say so in `waiting.planning_percent` (in steps
+    of 5, never going back, a bounded number of updates); once it answered, neither does."""
+    import threading
+    from dominion.bots import planner
+    monkeypatch.setattr(planner, "_MEMO", {})   # planned here, not remembered from elsewhere
+    options = ServiceOptions(allow_seed=True, search_playouts=2, search_seconds=None,
+                             max_search_seats=1, search_plan=1000)
+    with LocalServer(SqliteStorage(":memory:"), options=options) as server, \
+            connect(server.target) as client:
+        game = client.create_game(["Ann", "Search"], bots={1: "search"}, kingdom=kingdom,
+                                  seed=5, first_player=0)
+        ann = client.seat(game.game_id, game.tokens[0])
+        streamed: list = []   # the stream's `waiting`: (seat, planning percent or None)
+
+        def follow() -> None:
+            for update in client.spectate(game.game_id).updates():
+                if update.HasField("waiting"):
+                    w = update.waiting
+                    streamed.append((w.player, w.planning_percent
+                                     if w.HasField("planning_percent") else None))
+                    if w.player == 0 and any(p is not None for _, p in streamed):
+                        return   # Ann's turn again, after the bot planned
+        follower = threading.Thread(target=follow, daemon=True)
+        follower.start()
+        turn = threading.Thread(target=_end_turn, args=(ann, client.stub), daemon=True)
+        turn.start()
+        read = set()   # the planning percents GetView said
+        while turn.is_alive():
+            waiting = ann.view_message().waiting
+            if waiting.HasField("planning_percent"):
+                assert waiting.player == 1
+                read.add(waiting.planning_percent)
+            turn.join(0.02)
+        follower.join(30)
+        after = ann.view_message()
+        assert after.HasField("decision") and not after.waiting.HasField("planning_percent")
+        assert server.service.games[game.game_id].bots[1].policy is not None   # it planned
+    assert read and read <= set(range(0, 101, 5))
+    planning = [p for seat, p in streamed if p is not None]
+    assert planning and planning == sorted(planning) and len(planning) <= 21
+    assert all(seat == 1 for seat, p in streamed if p is not None)
+    assert streamed[-1] == (0, None)   # said no longer planning
+
+
+def test_a_client_cannot_raise_the_search_seats_planning_budget(kingdom):
+    """The budget is the operator's: CreateGame names a bot only, and a search bot with its
+    own options (as `dominion play` and `dominion bot` take them) is refused."""
+    import grpc
+    import pytest
+    options = ServiceOptions(allow_seed=True, search_plan=1000)
+    with LocalServer(SqliteStorage(":memory:"), options=options) as server, \
+            connect(server.target) as client:
+        assert "plan" not in pb.SeatSpec.DESCRIPTOR.fields_by_name
+        for bot in ("search:plan=100000", "search:playouts=100000"):
+            with pytest.raises(grpc.RpcError) as refused:
+                client.create_game(["Ann", "Search"], bots={1: bot}, kingdom=kingdom)
+            assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+            assert "unknown bot" in refused.value.details()
+        game = client.create_game(["Ann", "Search"], bots={1: "search"}, kingdom=kingdom)
+        assert server.service.games[game.game_id].bots[1].plan == 1000

@@ -889,6 +889,45 @@ def test_the_lobby_offers_the_search_bot_and_it_plays_its_seat(browser):
         context.close()
 
 
+# Every text the question's "waiting" line shows, kept as it changes (however briefly).
+WAITING_TEXTS = """() => {
+  window.waitingTexts = [];
+  new MutationObserver(() => {
+    const text = document.querySelector('#waiting')?.textContent;
+    if (text && text !== window.waitingTexts.at(-1)) window.waitingTexts.push(text);
+  }).observe(document.querySelector('#question'), {childList: true, subtree: true,
+                                                   characterData: true});
+}"""
+
+
+def test_the_page_says_while_a_search_seat_plans_its_kingdom_and_how_far(browser, monkeypatch):
+    """A server with ``--search-plan``: after the person's first turn, the search seat plans
+    the Kingdom at its first decision, and the page says so where it says whom the game waits
+    for, with how far the planning is; once the bot plays, it says what the bot is doing."""
+    from dominion.bots import planner
+    from dominion_service import ServiceOptions
+    monkeypatch.setattr(planner, "_MEMO", {})   # planned here, not remembered from elsewhere
+    options = ServiceOptions(allow_seed=True, search_playouts=2, search_seconds=None,
+                             search_plan=1000)
+    with LocalServer(SqliteStorage(":memory:"), web_port=0, options=options) as server:
+        ctx, page, game, errors = seat_page(browser, server, bots={1: "search"})
+        assert wait_for_question(page) == "turn"
+        page.evaluate(WAITING_TEXTS)
+        held = server.service.games[game.game_id]
+        while held.state.turn == 1:
+            answer_simply(page, wait_for_question(page))
+        assert wait_for_question(page) != "over"   # the bot planned and played its turn
+        texts = page.evaluate("window.waitingTexts")
+        ctx.close()
+    planning = [t for t in texts if "planning" in t]
+    assert planning and all(re.fullmatch(r"Bob is planning this Kingdom… \d+%", t)
+                            for t in planning), texts
+    percents = [int(t.split()[-1][:-1]) for t in planning]
+    assert percents == sorted(percents), texts   # never going back
+    assert "planning" not in texts[-1], texts
+    assert not errors, errors
+
+
 # --- no stray moves, play by the card (issue 33) ------------------------------------------------
 
 # What is under a point: the control (button or link) and what makes it that control: the

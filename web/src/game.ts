@@ -214,7 +214,9 @@ export class Table {
     this.floor = view.sequence;
     this.view = view;
     this.decision = view.decision;
-    this.waiting = view.waiting ?? this.waiting;
+    // A view read before the stream said how far a bot's planning is does not take it back.
+    const w = view.waiting;
+    if (w && (w.planningPercent ?? 101) >= (this.waiting?.planningPercent ?? 0)) this.waiting = w;
     if (this.decision && this.decision.sequence !== this.shapedFor) {
       this.shapedFor = this.decision.sequence;
       this.picked = [];
@@ -361,6 +363,14 @@ export class Table {
 
   private name(seat: number): string {
     return this.view?.players[seat]?.name ?? `Player ${seat + 1}`;
+  }
+
+  /** What the table waits for; while a server search bot plans its Kingdom (its first
+   * decision can take a while), how far. */
+  private waitingText(): string {
+    const w = this.waiting;
+    if (w?.planningPercent === undefined) return w?.text ?? "Waiting…";
+    return `${this.name(w.player)} is planning this Kingdom… ${w.planningPercent}%`;
   }
 
   private movesFor(verb: Verb): Set<string> {
@@ -520,7 +530,7 @@ export class Table {
     // Drawn again only when what it shows changed: a control under the pointer stays put
     // while the rest of the table follows the game.
     const key = JSON.stringify([v.gameOver, String(this.decision?.sequence), this.busy,
-      this.picked, this.chosen, this.ordering, this.error, this.waiting?.text ?? "",
+      this.picked, this.chosen, this.ordering, this.error, this.waitingText(),
       v.scores, v.winners, this.confirmingEnd, this.decks?.length ?? 0, this.settings,
       v.canUndo],
     (_, x) => (typeof x === "bigint" ? String(x) : x));
@@ -543,7 +553,7 @@ export class Table {
       }
       parts.push(...controls);
     } else {
-      parts.push(h("p", { id: "waiting" }, this.waiting?.text ?? "Waiting…"));
+      parts.push(h("p", { id: "waiting" }, this.waitingText()));
     }
     if (this.error) parts.push(h("p", { class: "error", id: "answer-error", role: "alert" },
       this.error));

@@ -359,7 +359,7 @@ class Event(_message.Message):
     def __init__(self, index: _Optional[int] = ..., kind: _Optional[str] = ..., player: _Optional[int] = ..., cards: _Optional[_Iterable[str]] = ..., hidden_count: _Optional[int] = ..., detail: _Optional[str] = ..., text: _Optional[str] = ...) -> None: ...
 
 class PublicDecision(_message.Message):
-    __slots__ = ("player", "kind", "card", "purpose", "min", "max", "text")
+    __slots__ = ("player", "kind", "card", "purpose", "min", "max", "text", "planning_percent")
     PLAYER_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     CARD_FIELD_NUMBER: _ClassVar[int]
@@ -367,6 +367,7 @@ class PublicDecision(_message.Message):
     MIN_FIELD_NUMBER: _ClassVar[int]
     MAX_FIELD_NUMBER: _ClassVar[int]
     TEXT_FIELD_NUMBER: _ClassVar[int]
+    PLANNING_PERCENT_FIELD_NUMBER: _ClassVar[int]
     player: int
     kind: str
     card: str
@@ -374,7 +375,8 @@ class PublicDecision(_message.Message):
     min: int
     max: int
     text: str
-    def __init__(self, player: _Optional[int] = ..., kind: _Optional[str] = ..., card: _Optional[str] = ..., purpose: _Optional[str] = ..., min: _Optional[int] = ..., max: _Optional[int] = ..., text: _Optional[str] = ...) -> None: ...
+    planning_percent: int
+    def __init__(self, player: _Optional[int] = ..., kind: _Optional[str] = ..., card: _Optional[str] = ..., purpose: _Optional[str] = ..., min: _Optional[int] = ..., max: _Optional[int] = ..., text: _Optional[str] = ..., planning_percent: _Optional[int] = ...) -> None: ...
 
 class SupplyPile(_message.Message):
     __slots__ = ("name", "count", "cost")
