@@ -104,6 +104,7 @@ class Answering:
         self.writer = writer
         self.stopping = stopping
         self.in_flight = InFlight()
+        self._tasks: set = set()   # `play_bots_later`'s
         self.shared = bool(getattr(writer.storage, "shared", False))
         # Shared: the games whose server bots this server plays (their leases); else None
         # (every game's).
@@ -335,11 +336,18 @@ class Answering:
         except ServiceError:
             delay = game.bot_retry = min(2 * game.bot_retry or 0.05, 5.0)
             asyncio.get_running_loop().call_later(
-                delay, lambda: asyncio.ensure_future(self._retry_bots(game)))
+                delay, lambda: self.play_bots_later(game))
         else:
             game.bot_retry = 0.0
 
-    async def _retry_bots(self, game: Game) -> None:
+    def play_bots_later(self, game: Game) -> None:
+        """`play_bots` in a task of its own, once the game's lock is free: the caller does
+        not wait for the bots (a retry, or a search seat planning its Kingdom first)."""
+        task = asyncio.ensure_future(self._play_bots_locked(game))
+        self._tasks.add(task)   # (asyncio holds tasks weakly)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _play_bots_locked(self, game: Game) -> None:
         if self.stopping.is_set():
             return
         async with game.lock:

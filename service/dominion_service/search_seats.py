@@ -43,6 +43,14 @@ class SearchSeats:
                                            plan=self.plan)
         return dominion.bots.make_bot(name, seed)
 
+    @staticmethod
+    def plans_first(bots: dict, state: dominion.State) -> bool:
+        """Whether the seat ``state`` waits for is one of ``bots`` (seat -> bot) that plans
+        its Kingdom before it answers (a search bot with a plan, at its first decision)."""
+        decision = dominion.pending(state)
+        bot = bots.get(decision.player) if decision is not None else None
+        return bool(getattr(bot, "plan", 0)) and getattr(bot, "policy", True) is None
+
     async def answer(self, bot, state: dominion.State, seat: int,
                      planning: Optional[Callable[[Optional[int]], None]] = None):
         """``bot``'s answer for ``seat`` to ``state``'s pending decision. ``planning``: told,

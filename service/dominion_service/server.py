@@ -342,8 +342,12 @@ class DominionService(pb_grpc.DominionServiceServicer):
         self.table.playing[game_id] = game
         if self.sharing is not None:
             self.sharing.lease(game)
-        async with game.lock:
-            await self.answering.play_bots(game)
+        if self.search_seats.plans_first(game.bots, state):
+            # Its creator need not wait tens of seconds: the seats see the planning instead.
+            self.answering.play_bots_later(game)
+        else:
+            async with game.lock:
+                await self.answering.play_bots(game)
         return pb.CreateGameResponse(
             game_id=game_id, kingdom=state.config.kingdom,
             first_player=state.config.first_player, undo_allowed=undo,

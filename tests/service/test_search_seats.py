@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import dominion
@@ -182,3 +183,28 @@ def test_a_client_cannot_raise_the_search_seats_planning_budget(kingdom):
             assert "unknown bot" in refused.value.details()
         game = client.create_game(["Ann", "Search"], bots={1: "search"}, kingdom=kingdom)
         assert server.service.games[game.game_id].bots[1].plan == 1000
+
+
+def test_a_search_seat_that_plays_first_plans_after_create_game_returned(kingdom, monkeypatch):
+    """The search seat takes the first turn: CreateGame does not wait for its planning (tens
+    of seconds at a real budget), so the person's page can show it; the bot then plays on."""
+    from dominion.bots import planner
+    monkeypatch.setattr(planner, "_MEMO", {})
+    options = ServiceOptions(allow_seed=True, search_playouts=2, search_seconds=None,
+                             max_search_seats=1, search_plan=1000)
+    with LocalServer(SqliteStorage(":memory:"), options=options) as server, \
+            connect(server.target) as client:
+        game = client.create_game(["Ann", "Search"], bots={1: "search"}, kingdom=kingdom,
+                                  seed=5, first_player=1)
+        ann = client.seat(game.game_id, game.tokens[0])
+        read = []
+        view = ann.view_message()
+        while not view.HasField("decision"):
+            assert view.waiting.player == 1 and not view.game_over
+            if view.waiting.HasField("planning_percent"):
+                read.append(view.waiting.planning_percent)
+            time.sleep(0.02)
+            view = ann.view_message()
+        assert not view.waiting.HasField("planning_percent")
+        assert server.service.games[game.game_id].bots[1].policy is not None
+    assert read and read == sorted(read)
