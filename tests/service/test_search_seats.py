@@ -8,6 +8,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 import dominion
 import dominion.bots
 from dominion_client.botrunner import play_seat
@@ -120,18 +122,26 @@ def _end_turn(seat, stub) -> None:
             metadata=seat.metadata)
 
 
+@pytest.fixture
+def planning_server(monkeypatch):
+    """A server whose search seats plan their Kingdom with 1,000 games (``--search-plan``),
+    planned afresh here, not remembered from another test."""
+    from dominion.bots import planner
+    monkeypatch.setattr(planner, "_MEMO", {})
+    options = ServiceOptions(allow_seed=True, search_playouts=2, search_seconds=None,
+                             max_search_seats=1, search_plan=1000)
+    with LocalServer(SqliteStorage(":memory:"), options=options) as server:
+        yield server
+
+
 def test_the_other_seats_see_a_search_seat_planning_its_kingdom_and_how_far(kingdom,
-                                                                             monkeypatch):
+                                                                             planning_server):
     """A search seat of a server with ``--search-plan`` plans its Kingdom at its first
     decision: meanwhile GetView and the stream say so in `waiting.planning_percent` (in steps
     of 5, never going back, a bounded number of updates); once it answered, neither does."""
     import threading
-    from dominion.bots import planner
-    monkeypatch.setattr(planner, "_MEMO", {})   # planned here, not remembered from elsewhere
-    options = ServiceOptions(allow_seed=True, search_playouts=2, search_seconds=None,
-                             max_search_seats=1, search_plan=1000)
-    with LocalServer(SqliteStorage(":memory:"), options=options) as server, \
-            connect(server.target) as client:
+    server = planning_server
+    with connect(server.target) as client:
         game = client.create_game(["Ann", "Search"], bots={1: "search"}, kingdom=kingdom,
                                   seed=5, first_player=0)
         ann = client.seat(game.game_id, game.tokens[0])
@@ -171,7 +181,6 @@ def test_a_client_cannot_raise_the_search_seats_planning_budget(kingdom):
     """The budget is the operator's: CreateGame names a bot only, and a search bot with its
     own options (as `dominion play` and `dominion bot` take them) is refused."""
     import grpc
-    import pytest
     options = ServiceOptions(allow_seed=True, search_plan=1000)
     with LocalServer(SqliteStorage(":memory:"), options=options) as server, \
             connect(server.target) as client:
@@ -185,15 +194,12 @@ def test_a_client_cannot_raise_the_search_seats_planning_budget(kingdom):
         assert server.service.games[game.game_id].bots[1].plan == 1000
 
 
-def test_a_search_seat_that_plays_first_plans_after_create_game_returned(kingdom, monkeypatch):
+def test_a_search_seat_that_plays_first_plans_after_create_game_returned(kingdom,
+                                                                          planning_server):
     """The search seat takes the first turn: CreateGame does not wait for its planning (tens
     of seconds at a real budget), so the person's page can show it; the bot then plays on."""
-    from dominion.bots import planner
-    monkeypatch.setattr(planner, "_MEMO", {})
-    options = ServiceOptions(allow_seed=True, search_playouts=2, search_seconds=None,
-                             max_search_seats=1, search_plan=1000)
-    with LocalServer(SqliteStorage(":memory:"), options=options) as server, \
-            connect(server.target) as client:
+    server = planning_server
+    with connect(server.target) as client:
         game = client.create_game(["Ann", "Search"], bots={1: "search"}, kingdom=kingdom,
                                   seed=5, first_player=1)
         ann = client.seat(game.game_id, game.tokens[0])
