@@ -70,7 +70,10 @@ class SearchSeats:
                 percent = done * 100 // budget // PLANNING_STEP * PLANNING_STEP
                 if percent != shown[0]:
                     shown[0] = percent
-                    loop.call_soon_threadsafe(said, percent)
+                    try:
+                        loop.call_soon_threadsafe(said, percent)
+                    except RuntimeError:   # the loop is closed (the server stopped): unsaid
+                        pass
             bot.plan_progress = progress
             try:
                 return await loop.run_in_executor(self._pool, bot.answer_state, state)
