@@ -63,6 +63,8 @@ GOLDEN = [
     (Event("pass", 1, ("Gold",), (1, 2), 2), 0, "B passes a card to C."),
     (Event("name", 1, ("Ironworks",)), ME, "B names an Ironworks."),
     (Event("cleanup", 1), ME, ""),   # Dominion Online writes no line for the Clean-up
+    (Event("take_back", 0, (), None, 41), OTHER, "A takes back a move."),
+    (Event("resign", 1), SPECTATOR, "B resigns."),
     (Event("game_over", 1), SPECTATOR, "The game has ended."),
 ]
 

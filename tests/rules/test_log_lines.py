@@ -61,6 +61,8 @@ GOLDEN = [
     (Event("pass", 1, ("Gold",), (1, 2), 2), 0, "Bob passes a card to Cid."),
     (Event("name", 1, ("Ironworks",)), ME, "Bob names an Ironworks."),
     (Event("cleanup", 1), ME, "Bob ends their turn."),
+    (Event("take_back", 0, (), None, 41), OTHER, "Ann takes back a move."),
+    (Event("resign", 1), SPECTATOR, "Bob resigns."),
     (Event("game_over", 1), SPECTATOR, "The game is over."),
 ]
 
