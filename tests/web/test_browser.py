@@ -1568,9 +1568,9 @@ def test_a_person_resigns_only_through_the_question_and_both_pages_say_who_resig
         summary.focus()
         page.keyboard.press("Enter")   # opened from the keyboard, under the still pointer
         expect(page.locator("#resign-confirm")).to_be_visible()
+        page.mouse.click(x, y)         # a stray click at once (within SETTLE_MS): held
         hit = f"document.elementFromPoint({x}, {y}).id"
         assert page.evaluate(hit) == "resign-confirm"   # on top, not clipped by the header
-        page.mouse.click(x, y)         # a stray click: held
         page.wait_for_timeout(300)
         expect(page.locator("#question")).to_have_attribute("data-kind", "wait")
         page.mouse.move(1, 1)

@@ -169,7 +169,7 @@ export class Table {
     this.reconnected();
     this.addEvents(update.events);
     this.addChat(update.chat);
-    if (update.waiting) this.waiting = update.waiting;
+    this.showWaiting(update.waiting);
     if (update.gameOver) this.ended = true;   // the stream's last message
     if (update.decision?.view) {
       this.setView(update.decision.view);
@@ -208,15 +208,23 @@ export class Table {
     }
   }
 
+  /** Whom the game waits for. A bot's planning never goes back: a view read before a later
+   * stream update, or an update overtaken by another, does not take its percent back. */
+  private showWaiting(w?: PublicDecision): void {
+    if (!w) return;
+    const now = this.waiting;
+    if (w.planningPercent !== undefined && now?.planningPercent !== undefined &&
+        w.player === now.player && w.planningPercent < now.planningPercent) return;
+    this.waiting = w;
+  }
+
   private setView(view?: View): void {
     // A view older than one already shown (a GetView overtaken by an answer) is dropped.
     if (!view || view.sequence < this.floor) return;
     this.floor = view.sequence;
     this.view = view;
     this.decision = view.decision;
-    // A view read before the stream said how far a bot's planning is does not take it back.
-    const w = view.waiting;
-    if (w && (w.planningPercent ?? 101) >= (this.waiting?.planningPercent ?? 0)) this.waiting = w;
+    this.showWaiting(view.waiting);
     if (this.decision && this.decision.sequence !== this.shapedFor) {
       this.shapedFor = this.decision.sequence;
       this.picked = [];
