@@ -68,7 +68,7 @@ class SearchSeats:
 
             def progress(done: int, budget: int, stage: str) -> None:   # in the thread
                 percent = done * 100 // budget // PLANNING_STEP * PLANNING_STEP
-                if percent != shown[0]:
+                if percent > shown[0]:   # only forward: the planner's stages may report less
                     shown[0] = percent
                     try:
                         loop.call_soon_threadsafe(said, percent)
