@@ -53,6 +53,7 @@ export class Steady {
     const next = new Map<string, Placed>();
     for (const el of root.querySelectorAll<HTMLElement>("[data-act]")) {
       const r = el.getBoundingClientRect();
+      if (r.width === 0 && r.height === 0) continue;   // not shown (a closed popup): never settled
       const x = r.left + window.scrollX;
       const y = r.top + window.scrollY;
       const act = el.dataset.act as string;
