@@ -36,7 +36,7 @@ printed. For each count of servers:
 docs/scaling.md says how to read them and how to estimate a deployment of N machines from them.
 
     python bench/scale_bench.py                          # 1, 2, 4 servers at 0.15 core, 3 runs
-    python bench/scale_bench.py --servers 1,2,4 --server-cpu 0.15 --games 100 --runs 5
+    python bench/scale_bench.py --servers 1,2,4 --server-cpu 0.1 --games 400 --runs 5
 """
 from __future__ import annotations
 
@@ -53,12 +53,13 @@ sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
 
 import dominion  # noqa: E402
 from dominion_service.storage_pg import CHANNEL  # noqa: E402
-from storage_bench import Backend, cluster_cpu_seconds, database_next_to  # noqa: E402
+from storage_bench import Backend, cluster_cpu_seconds, cluster_processes  # noqa: E402
 from tests.postgres_server import TemporaryPostgres  # noqa: E402
 
 CGROUP_CPU = Path("/sys/fs/cgroup/cpu")   # cgroup v1's cpu controller
 BUSY = 0.85   # client CPUs busier than this may have held the servers back
-PERIOD_US = 20_000   # a short period: a capped server waits at most 4/5 of it at a time
+PERIOD_US = 20_000   # a short period: a capped server waits a few milliseconds at a time
+MAX_SERVERS = 14   # all the counts together, all alive at once
 
 
 def cpu_list(text: str) -> set:
@@ -81,7 +82,11 @@ def counts(text: str) -> tuple:
 def pin(pid: int, cpus: set) -> None:
     """Every thread of process ``pid`` (and so the threads and processes they start later) to
     ``cpus`` (`os.sched_setaffinity` sets one thread's)."""
-    for tid in os.listdir(f"/proc/{pid}/task"):
+    try:
+        threads = os.listdir(f"/proc/{pid}/task")
+    except FileNotFoundError:   # the process ended meanwhile
+        return
+    for tid in threads:
         try:
             os.sched_setaffinity(int(tid), cpus)
         except ProcessLookupError:   # the thread ended meanwhile
@@ -269,8 +274,9 @@ def report(figures: list, share) -> list:
     for f in figures:
         if f["client_busy"] >= BUSY:
             lines.append(f"the client CPUs were {f['client_busy']:.0%} busy with "
-                         f"{f['servers']} server{'s' if f['servers'] > 1 else ''}: the clients or PostgreSQL may have been the "
-                         f"limit there (a smaller --server-cpu, or more --client-cpus)")
+                         f"{f['servers']} server{'s' if f['servers'] > 1 else ''}: the "
+                         f"clients or PostgreSQL may have been the limit there (a smaller "
+                         f"--server-cpu, or more --client-cpus)")
     for f in figures:
         if f["servers"] > base["servers"]:
             extra = (f["server_us"] - base["server_us"]) / (f["servers"] - base["servers"])
@@ -286,7 +292,7 @@ def main(argv=None) -> int:
                         help="counts of servers, comma-separated (default: 1,2,4)")
     parser.add_argument("--server-cpu", type=float, default=0.15, metavar="SHARE",
                         help="each server's cap, in cores (default: 0.15; 0: no caps)")
-    parser.add_argument("--games", type=int, default=100, help="games at once (default: 100)")
+    parser.add_argument("--games", type=int, default=200, help="games at once (default: 200)")
     parser.add_argument("--runs", type=int, default=3,
                         help="runs per count of servers (default: 3)")
     parser.add_argument("--procs", type=int, default=1,
@@ -301,6 +307,9 @@ def main(argv=None) -> int:
             args.client_cpus & args.server_cpus:
         parser.error(f"--client-cpus and --server-cpus must be apart, within the CPUs this "
                      f"process may use: {sorted(usable)}")
+    if sum(args.servers) > MAX_SERVERS:
+        parser.error(f"--servers: at most {MAX_SERVERS} servers in all (each holds up to 6 "
+                     f"of the throwaway PostgreSQL's 100 connections)")
     if not 0 <= args.server_cpu <= len(args.server_cpus):
         parser.error("--server-cpu: a share of a core, at most the server CPUs given")
     placement = Placement(args.client_cpus, args.server_cpus, args.server_cpu)
@@ -311,14 +320,8 @@ def main(argv=None) -> int:
     try:
         pg = TemporaryPostgres(durable=True).__enter__()
         postmaster = pg.postmaster_pid()
-        for entry in os.scandir("/proc"):   # the processes already started, too
-            if entry.name.isdigit():
-                try:
-                    parent = int(Path(entry.path, "stat").read_text().rsplit(")", 1)[1].split()[1])
-                except OSError:
-                    continue
-                if postmaster in (int(entry.name), parent):
-                    placement.client(int(entry.name))
+        for pid, _ in cluster_processes(postmaster):   # those started already, too
+            placement.client(pid)
         backends = []
         for n in args.servers:   # each count of servers on a database of its own
             url = pg.create_database(f"scale{n}")

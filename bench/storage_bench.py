@@ -53,10 +53,10 @@ from service_bench import KINGDOM, play_games, start_server  # noqa: E402
 from tests.postgres_server import TemporaryPostgres  # noqa: E402
 
 
-def cluster_cpu_seconds(postmaster: int) -> float:
-    """CPU time so far of a PostgreSQL server: its postmaster and every process it started
-    (connection backends, writers), as far as they are alive now."""
-    total = 0.0
+def cluster_processes(postmaster: int):
+    """The processes of a PostgreSQL server alive now: its postmaster and every process it
+    started (connection backends, writers); (pid, the fields of /proc/PID/stat after the
+    command) each."""
     for entry in os.scandir("/proc"):
         if not entry.name.isdigit():
             continue
@@ -65,8 +65,14 @@ def cluster_cpu_seconds(postmaster: int) -> float:
         except OSError:   # ended meanwhile
             continue
         if int(entry.name) == postmaster or int(fields[1]) == postmaster:
-            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    return total
+            yield int(entry.name), fields
+
+
+def cluster_cpu_seconds(postmaster: int) -> float:
+    """CPU time so far of a PostgreSQL server (`cluster_processes`, as far as they are alive
+    now)."""
+    return sum(int(fields[11]) + int(fields[12])
+               for _, fields in cluster_processes(postmaster)) / os.sysconf("SC_CLK_TCK")
 
 
 def probe(answer_to: str, stream_from: str, stop: threading.Event, samples: list) -> None:

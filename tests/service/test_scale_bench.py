@@ -67,7 +67,7 @@ def test_as_root_each_server_is_capped_in_a_group_of_its_own_removed_after(scale
         assert (group / "cpu.cfs_period_us").read_text().strip() == str(scale.PERIOD_US)
         assert (group / "cpu.cfs_quota_us").read_text().strip() == str(scale.PERIOD_US // 4)
         assert (group / "cgroup.procs").read_text().split() == [str(sleeper.pid)]
-        assert placement.throttling([sleeper.pid]) == (0, 0)   # asleep: never at the cap
+        assert placement.throttling([sleeper.pid])[1] == 0   # asleep: never at the cap
     finally:
         placement.close()   # the server still in it is moved out first
     assert not group.exists()
@@ -96,8 +96,8 @@ def test_the_figures_are_medians_per_decision_and_per_second_from_the_runs(scale
     assert not any("busy with" in line for line in lines)   # 55% and 70%: under BUSY
 
 
-@pytest.mark.parametrize("args", [("--servers", "0,2"), ("--client-cpus", "0",
-                                                         "--server-cpus", "0")])
+@pytest.mark.parametrize("args", [("--servers", "0,2"), ("--servers", "4,4,8"),
+                                  ("--client-cpus", "0", "--server-cpus", "0")])
 def test_bad_counts_or_overlapping_cpus_are_refused_before_anything_starts(scale, args, capsys):
     with pytest.raises(SystemExit) as stop:
         scale.main(list(args))
