@@ -113,7 +113,7 @@ class Placement:
     def __init__(self, client_cpus: set, server_cpus: set, share, root: Path = CGROUP_CPU):
         self.client_cpus, self.server_cpus, self.share, self.root = \
             client_cpus, server_cpus, share, root
-        self.reason = cgroups_unusable(root) if share else "no --server-cpu given"
+        self.reason = cgroups_unusable(root) if share else "--server-cpu 0"
         self.groups: dict = {}   # server pid: its cgroup's folder
 
     def describe(self) -> str:
