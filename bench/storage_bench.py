@@ -53,10 +53,10 @@ from service_bench import KINGDOM, play_games, start_server  # noqa: E402
 from tests.postgres_server import TemporaryPostgres  # noqa: E402
 
 
-def cluster_processes(postmaster: int):
-    """The processes of a PostgreSQL server alive now: its postmaster and every process it
-    started (connection backends, writers); (pid, the fields of /proc/PID/stat after the
-    command) each."""
+def cluster_cpu_seconds(postmaster: int) -> float:
+    """CPU time so far of a PostgreSQL server: its postmaster and every process it started
+    (connection backends, writers), as far as they are alive now."""
+    total = 0.0
     for entry in os.scandir("/proc"):
         if not entry.name.isdigit():
             continue
@@ -65,14 +65,8 @@ def cluster_processes(postmaster: int):
         except OSError:   # ended meanwhile
             continue
         if int(entry.name) == postmaster or int(fields[1]) == postmaster:
-            yield int(entry.name), fields
-
-
-def cluster_cpu_seconds(postmaster: int) -> float:
-    """CPU time so far of a PostgreSQL server (`cluster_processes`, as far as they are alive
-    now)."""
-    return sum(int(fields[11]) + int(fields[12])
-               for _, fields in cluster_processes(postmaster)) / os.sysconf("SC_CLK_TCK")
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
 
 
 def probe(answer_to: str, stream_from: str, stop: threading.Event, samples: list) -> None:
@@ -148,11 +142,9 @@ class Backend:
         self.client = connect(self.targets[0])
         self.client.wait_ready(10)
 
-    def run(self, games: int, seed: int, procs: int, probing: bool = False,
-            watch=None) -> None:
+    def run(self, games: int, seed: int, procs: int, probing: bool = False) -> None:
         """One measured run; ``probing``: a run under the probe instead, measuring only its
-        latencies (the probe's own calls would count in the CPU per decision). ``watch``: see
-        `service_bench.play_games`."""
+        latencies (the probe's own calls would count in the CPU per decision)."""
         committed = commits(self.db) if self.postmaster and not probing else 0
         before = cluster_cpu_seconds(self.postmaster) if self.postmaster else 0.0
         stop = threading.Event()
@@ -162,7 +154,7 @@ class Backend:
             prober.start()
         answers, seconds, server, clients = play_games(
             self.client, self.targets if len(self.targets) > 1 else self.targets[0],
-            tuple(p.pid for p in self.procs), games, 2, "big-money", seed, procs, watch=watch)
+            tuple(p.pid for p in self.procs), games, 2, "big-money", seed, procs)
         if probing:
             stop.set()
             prober.join(60)

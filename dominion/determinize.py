@@ -282,6 +282,12 @@ class _Chain:
         return generator, state, chose
 
 
+def choose_answers(d: Decision) -> tuple:
+    """Every legal answer to a CHOOSE decision: each set of ``min`` to ``max`` of its options,
+    in the options' order."""
+    return tuple(c for k in range(d.min, d.max + 1) for c in combinations(d.options, k))
+
+
 def _answers(d: Decision, generator: int) -> tuple:
     """(generator, up to `CHAIN_ANSWERS` legal answers to ``d`` in an order drawn with
     ``generator``). A select whose chosen cards land on a pile in order (discard, topdeck) is
@@ -290,7 +296,7 @@ def _answers(d: Decision, generator: int) -> tuple:
     if d.kind == TURN:
         options: tuple = d.moves
     elif d.kind == CHOOSE:
-        options = tuple(c for k in range(d.min, d.max + 1) for c in combinations(d.options, k))
+        options = choose_answers(d)
     elif d.kind == ORDER:
         options = tuple(sorted(set(permutations(d.cards))))[:CHAIN_ANSWERS]
     else:

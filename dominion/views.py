@@ -1,5 +1,6 @@
 """Views: what one seat, or a spectator, may know of a game (`view`), built at every decision,
-and the loop that shows them to bots (`Observation`, `play_out`).
+and what a bot in the simulation loop reads of them (`Observation`; the loop itself is
+`dominion.bots.playout.play_out`).
 """
 from __future__ import annotations
 

@@ -75,7 +75,7 @@ def _on_off(text: str) -> bool:
 SEARCH_OPTIONS: dict[str, Callable[[str], Any]] = {
     "playouts": int, "candidates": int, "rollout": str, "time": float, "horizon": int,
     "margin": float, "confidence": float, "scale": float, "plan": int, "model": str,
-    "switch": _on_off}
+    "switch": _on_off, "choices": _on_off}
 
 
 def is_search_spec(name: str) -> bool:
@@ -86,7 +86,7 @@ def is_search_spec(name: str) -> bool:
 def search_options(spec: str) -> dict:
     """The keyword arguments of `SearchBot` named in ``search:key=value,...`` (keys:
     playouts, candidates, rollout, time, horizon, margin, confidence, scale, plan, model,
-    switch);
+    switch, choices);
     ValueError saying
     what is wrong."""
     _, _, text = spec.partition(":")
@@ -101,7 +101,7 @@ def search_options(spec: str) -> dict:
             out["time_limit" if key == "time" else key] = SEARCH_OPTIONS[key](value.strip())
         except ValueError:
             raise ValueError(f"bot {spec!r}: {key} must be "
-                             f"{'on or off' if key == 'switch' else 'a number'}, "
+                             f"{'on or off' if SEARCH_OPTIONS[key] is _on_off else 'a number'}, "
                              f"not {value!r}") from None
     return out
 

@@ -14,9 +14,11 @@ while Treasures are played, the README's agent table at 48 playouts went from 51
 against witch-big-money, 200 games each). The default is never dropped, and it is
 kept unless the best other candidate beats it on the same samples by a clear margin (two
 standard errors of the paired difference, and at least ``margin`` of win share). While the
-default plays Treasures, nothing is searched: the buy is the next decision. Every other
-decision (Action plays, attacks, reactions, gains, trashes...) is answered by the rollout
-strategy itself: the documented default policy of `dominion.bots.policy`.
+default plays Treasures, nothing is searched: the buy is the next decision. With ``choices``,
+its questions of options with a few legal answers (Minion, Steward, Torturer's victim...) are
+searched the same way, where the state is given. Every other decision (Action plays, attacks,
+reactions, gains, trashes...) is answered by the rollout strategy itself: the documented
+default policy of `dominion.bots.policy`.
 
 Fairness: the bot reads the game only through samples made by `dominion.determinize` for its
 own seat and through its seat's `view`, so its answer is a function of what the seat has seen,
@@ -44,13 +46,13 @@ from typing import Callable, Optional
 from pyrsistent import pvector
 
 from ..card import CARDS
-from ..determinize import Determinizer
+from ..determinize import Determinizer, choose_answers
 from ..engine import card_cost
 from ..game import pile_size, step, winners
 from ..positions import position
 from ..views import Observation
 from .playout import play_out
-from ..state import BUY, END_PHASE, PLAY, PLAY_TREASURES, TURN, Move, TurnEffects
+from ..state import BUY, CHOOSE, END_PHASE, PLAY, PLAY_TREASURES, TURN, Move, TurnEffects
 from .knowledge import Holdings
 from .planner import MIN_BUDGET, opponent_model, planned
 from .strategy import StrategyBot, parse_strategy
@@ -73,6 +75,7 @@ DEFAULT_SCALE = 6.0        # the most the playouts grow where rollouts are short
 SHOWN, SAME = "shown", "rollout"   # how other seats play in its rollouts (`SearchBot`)
 SWITCH_EVERY = 3           # own turns between two looks at other plans (`SearchBot` switch)
 MODELS = (SHOWN, SAME)
+MAX_CHOICE_ANSWERS = 6      # a CHOOSE question with more legal answers is not searched
 MAX_ROLLOUT_DECISIONS = 4000   # a rollout still running after this many answers is scored as is
 _MASK = (1 << 64) - 1
 
@@ -114,6 +117,9 @@ class SearchBot:
     own by the same clear margin (`_consider_switch`). Off by default: against Big Money
     Ultimate + the Kingdom's best card it won 56.2% with it and 60.2% without (the same 128
     games, 48 playouts, plans of 3,000 games; `bench/agent_table.py --search switch=on`).
+    ``choices``: its CHOOSE questions with 2 to `MAX_CHOICE_ANSWERS` legal answers are searched
+    too (`answer_state` only: over the network its samples are rebuilt at buys). Off by
+    default: +1.1 points, one standard error, in 400 paired games (docs/bots.md).
     """
     name = "search"
     reads_state = True   # callers that have the state give it: `answer_state(state)`
@@ -124,7 +130,7 @@ class SearchBot:
                  time_limit: Optional[float] = None, horizon: Optional[int] = None,
                  margin: float = DEFAULT_MARGIN, confidence: float = DEFAULT_CONFIDENCE,
                  scale: float = DEFAULT_SCALE, plan: int = 0, model: str = SHOWN,
-                 switch: bool = False):
+                 switch: bool = False, choices: bool = False):
         if type(playouts) is not int or playouts < 1:
             raise ValueError(f"playouts must be an integer >= 1, not {playouts!r}")
         if type(candidates) is not int or candidates < 1:
@@ -146,6 +152,8 @@ class SearchBot:
             raise ValueError(f"model must be one of {', '.join(MODELS)}, not {model!r}")
         if type(switch) is not bool:
             raise ValueError(f"switch must be true or false, not {switch!r}")
+        if type(choices) is not bool:
+            raise ValueError(f"choices must be true or false, not {choices!r}")
         if rollout != AUTO:
             _strategy(rollout)   # an unknown strategy fails now, not at the first decision
         self.seed = seed
@@ -161,6 +169,7 @@ class SearchBot:
         self.plan = plan
         self.model = model
         self.switch = switch
+        self.choices = choices
         # Told how its Kingdom's planning goes (`planned`'s ``progress``), while it plans: a
         # server shows the wait to the people at the table (`SearchSeats.answer`).
         self.plan_progress: Optional[Callable] = None
@@ -276,28 +285,35 @@ class SearchBot:
         policy = self._policy_for(state.config.kingdom, len(state.players))
         seen = Observation(state, seat, policy.log_from)
         default = policy.answer(decision, seen)
-        if not _searched(decision, default):
+        if self.choices and _searched_choice(decision):
+            candidates = _choice_candidates(decision, default)
+        elif _searched(decision, default):
+            candidates = self._candidates(decision, default,
+                                          _near_the_end(seen, len(state.players)))
+        else:
             return default
-        candidates = self._candidates(decision, default, _near_the_end(seen, len(state.players)))
         if len(candidates) < 2:
             return default
         determinizer = Determinizer(state, seat)
         kingdom = state.config.kingdom
-        if self._time_to_switch(seen.players[seat].turns_taken):
+        if decision.kind == TURN and self._time_to_switch(seen.players[seat].turns_taken):
             policy, default = self._consider_switch(
                 determinizer, seat, policy, default, kingdom,
                 lambda alt: alt.answer(decision, Observation(state, seat, alt.log_from)))
             candidates = self._candidates(decision, default,
                                           _near_the_end(seen, len(state.players)))
         return self._chosen(candidates,
-                            self._search(determinizer, seat, candidates, policy, kingdom))
+                            self._search(determinizer, seat, candidates, policy, kingdom),
+                            decision)
 
-    def _chosen(self, candidates: list, best: int):
-        """``candidates[best]``, counted in ``changed`` by what it buys when it is not the
-        plan's own buy (the agent table's report of where search changes the plan)."""
+    def _chosen(self, candidates: list, best: int, decision=None):
+        """``candidates[best]``, counted in ``changed`` by what it buys (or, for a choice,
+        by the card that asks) when it is not the plan's own answer (the agent table's report
+        of where search changes the plan)."""
         if best:
             move = candidates[best]
-            self.changed[_buy_class(move)] += 1
+            self.changed[_buy_class(move) if decision is None or decision.kind == TURN
+                         else f"choice ({decision.card})"] += 1
         return candidates[best]
 
     # -- switching plans ---------------------------------------------------------------------------
@@ -463,6 +479,21 @@ def _searched(decision, default) -> bool:
     ends the turn (while the default plays Treasures, the buy is the next decision)."""
     return decision.kind == TURN and decision.purpose == "buy_phase" and \
         default.verb in (BUY, END_PHASE)
+
+
+def _searched_choice(decision) -> bool:
+    """Whether the bot (with ``choices``) searches a CHOOSE question: one with 2 to
+    `MAX_CHOICE_ANSWERS` legal answers (Minion, Steward, Torturer's victim, Nobles, Pawn, a
+    yes/no question...), not Courtier's or Lurker's longer lists."""
+    return decision.kind == CHOOSE and \
+        2 <= len(choose_answers(decision)) <= MAX_CHOICE_ANSWERS
+
+
+def _choice_candidates(decision, default) -> list:
+    """The default answer first, then every other legal answer to a CHOOSE question (an
+    answer is a set of options: the default's order of them does not make another)."""
+    chosen = set(default)
+    return [default] + [a for a in choose_answers(decision) if set(a) != chosen]
 
 
 def _near_the_end(seen, players: int) -> bool:

@@ -22,7 +22,8 @@ CHEAP = dict(playouts=6, candidates=3, horizon=3)   # a few short playouts: test
 @given(game_specs())
 def test_two_states_the_seat_cannot_tell_apart_get_the_same_answer(spec):
     """The real state and a `determinize` sample for the deciding seat (every card hidden from
-    it dealt anew, the log as it sees it) get the same answer from the same bot."""
+    it dealt anew, the log as it sees it) get the same answer from the same bot (its buys and,
+    with ``choices``, its questions of options searched)."""
     game = random_trajectory(spec)
     rng = random.Random(spec.answer_seed)
     checked = 0
@@ -31,8 +32,8 @@ def test_two_states_the_seat_cannot_tell_apart_get_the_same_answer(spec):
         if d is None:
             continue
         sample = dominion.determinize(state, d.player, rng.randrange(2 ** 64))
-        real = SearchBot(11, **CHEAP).answer_state(state)
-        seen = SearchBot(11, **CHEAP).answer_state(sample)
+        real = SearchBot(11, choices=True, **CHEAP).answer_state(state)
+        seen = SearchBot(11, choices=True, **CHEAP).answer_state(sample)
         assert real == seen, (spec, d)
         checked += 1
     assert checked
@@ -408,3 +409,35 @@ def test_switch_is_an_option_of_the_name():
     assert search_options("search:switch=off,playouts=9") == dict(switch=False, playouts=9)
     with pytest.raises(ValueError, match="switch must be on or off"):
         search_options("search:switch=maybe")
+
+
+def _torturer_victims_question():
+    """Seat 0 plays Torturer; seat 1, holding a Province hand, is asked to choose."""
+    state = dominion.position(["Torturer", "Village", "Smithy", "Market", "Festival", "Moat",
+                               "Cellar", "Mine", "Militia", "Workshop"],
+                              hands=[["Torturer", "Copper", "Copper", "Copper", "Estate"],
+                                     ["Gold", "Gold", "Silver", "Copper", "Estate"]])
+    state = dominion.step(state, dominion.Move("play", "Torturer"))
+    d = dominion.pending(state)
+    assert d.player == 1 and d.kind == "choose" and d.card == "Torturer"
+    return state, d
+
+
+@pytest.mark.parametrize("choices", [True, False])
+def test_with_choices_a_question_of_options_is_searched_and_answered_legally(choices):
+    """``choices``: a CHOOSE question with a few legal answers (Torturer's victim here) is
+    searched like a buy; without it, the rollout strategy answers at once."""
+    state, d = _torturer_victims_question()
+    bot = SearchBot(4, playouts=16, choices=choices)
+    answer = bot.answer_state(state)
+    assert set(answer) <= set(d.options) and d.min <= len(answer) <= d.max
+    assert (bot.searched, bot.spent > 0) == ((1, True) if choices else (0, False))
+    dominion.step(state, answer)   # legal: the engine takes it
+
+
+def test_choices_is_an_option_of_the_name():
+    assert search_options("search:choices=on") == dict(choices=True)
+    with pytest.raises(ValueError, match="choices must be on or off"):
+        search_options("search:choices=sometimes")
+    with pytest.raises(ValueError, match="choices must be true or false"):
+        SearchBot(1, choices="yes")
