@@ -204,7 +204,8 @@ def main(argv=None) -> int:
         proc.wait(10)
     streams = "a Play stream per seat" if args.per_seat else "one PlaySeats stream per process"
     print(f"({args.players} seats per game, bot {args.bot!r}, db {args.db}, client processes "
-          f"{args.procs}, {streams}, serve options {args.serve or 'none'}, engine {len(dominion.CARDS)} cards, {os.cpu_count()} cores)")
+          f"{args.procs}, {streams}, serve options {args.serve or 'none'}, engine "
+          f"{len(dominion.CARDS)} cards, {os.cpu_count()} cores)")
     return 0
 
 

@@ -19,6 +19,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import resource
 import shutil
 import socket
 import signal
@@ -288,19 +289,28 @@ async def _serve(sock: socket.socket, relay: _Relay) -> None:
 
 
 def main(argv: list) -> int:
-    """The relay process (`RELAY_MAIN`), given ``FD PATH SERVER_PID MAX PER_ADDRESS [TRUSTED ...]``:
-    relay the connections of the listening socket FD to gRPC's Unix socket PATH, with the
-    caps, until SIGTERM (sent by the server, or by the system when the server dies)."""
-    from .limits import TrustedProxies, raise_file_limit
+    """The relay process (`RELAY_MAIN`), given ``FD PATH SERVER_PID MAX PER_ADDRESS
+    [TRUSTED ...]``: relay the connections of the listening socket FD to gRPC's Unix socket
+    PATH, with the caps, until SIGTERM (sent by the server, or by the system when the server
+    dies)."""
+    from .limits import FILE_RESERVE, TrustedProxies, raise_file_limit
     from .logs import rate_limited
     rate_limited()   # its lines go to the server's stderr, read through the limit there too
     fd, path, server_pid, total, per_address, *trusted = argv
     end_with_parent()
     if os.getppid() != int(server_pid):   # the server died before that
         return 1
-    raise_file_limit()
+    # Two files a connection, and as many as one wake-up accepts before the refused ones are
+    # closed, within the file limit: else accepts fail (and a newcomer waits) under a low one.
+    files = raise_file_limit()
+    if files != resource.RLIM_INFINITY:
+        total = str(max(1, min(int(total), (files - FILE_RESERVE - ACCEPT_BACKLOG) // 2)))
     sock = socket.socket(fileno=int(fd))
     sock.setblocking(False)
     counts = ConnectionCounts(int(total), int(per_address), TrustedProxies(trusted))
     asyncio.run(_serve(sock, _Relay(counts, path)))
+    # More SIGTERMs may come (one for each thread of a server that dies); and the directory
+    # is removed here too, as a killed server cannot.
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    shutil.rmtree(os.path.dirname(path), ignore_errors=True)
     return 0

@@ -235,6 +235,39 @@ def test_the_grpc_door_serves_gRPC_only_through_its_capped_port():
     assert process.poll() is not None and not os.path.exists(relay.dir)
 
 
+def test_the_grpc_relay_ends_with_a_killed_server():
+    """A server killed outright (SIGKILL) leaves no relay process holding its port, and no
+    private directory behind."""
+    proc = subprocess.Popen([sys.executable, "-m", "dominion_client.cli", "serve", "--port", "0",
+                             "--no-web", "--db", ":memory:"], stdout=subprocess.PIPE, text=True,
+                            cwd=ROOT, env=ENV)
+    try:
+        assert "listening on" in proc.stdout.readline()
+        relays = [int(p) for p in os.listdir("/proc") if p.isdigit() and _parent(p) == proc.pid]
+        assert len(relays) == 1
+        directory = os.path.dirname(
+            Path(f"/proc/{relays[0]}/cmdline").read_bytes().split(b"\0")[4].decode())
+        assert os.path.isdir(directory)
+        proc.kill()
+        proc.wait()
+        end = time.monotonic() + 10
+        while (os.path.exists(f"/proc/{relays[0]}") or os.path.exists(directory)) and \
+                time.monotonic() < end:
+            time.sleep(0.05)
+        assert not os.path.exists(f"/proc/{relays[0]}") and not os.path.exists(directory)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def _parent(pid: str) -> int:
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    except (OSError, IndexError, ValueError):
+        return 0
+
+
 def test_connections_past_the_cap_are_refused_at_once_and_open_ones_still_served(kingdom):
     with LocalServer(SqliteStorage(":memory:"), options=options(max_connections=6),
                      web_port=0) as server, connect(server.target) as client:
