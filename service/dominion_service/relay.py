@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import logging
 import os
 import resource
@@ -69,17 +70,21 @@ def listening_socket(host: str, port: int, reuse_port: bool = False) -> socket.s
 
 
 def peer_host(transport) -> Optional[str]:
-    """The address a connection comes from (None when the system does not say)."""
+    """The address a connection comes from (None when the system does not say); an IPv4
+    client of a dual-stack socket (``::ffff:1.2.3.4``) as IPv4, as gRPC shows it."""
     peer = transport.get_extra_info("peername")
-    return peer[0] if isinstance(peer, tuple) and peer else None
+    if not isinstance(peer, tuple) or not peer:
+        return None
+    with contextlib.suppress(ValueError):
+        mapped = getattr(ipaddress.ip_address(peer[0]), "ipv4_mapped", None)
+        if mapped is not None:
+            return str(mapped)
+    return peer[0]
 
 
 def grpc_peer(transport) -> str:
     """A connection's peer as gRPC writes it (``ipv4:1.2.3.4:5678``, ``ipv6:[::1]:5678``)."""
-    peer = transport.get_extra_info("peername")
-    if not isinstance(peer, tuple) or not peer:
-        return ""
-    host, port = peer[0], peer[1]
+    host, port = peer_host(transport), transport.get_extra_info("peername")[1]
     return f"ipv6:[{host}]:{port}" if ":" in host else f"ipv4:{host}:{port}"
 
 
@@ -203,7 +208,7 @@ class _Link(asyncio.Protocol):
             if self.client.is_closing():
                 raise ConnectionError("the client went away")
             await loop.create_unix_connection(lambda: _Upstream(self), sock=sock)
-        except (OSError, ConnectionError):
+        except OSError:   # ConnectionError too
             sock.close()
             self.cut()
             return
@@ -271,7 +276,6 @@ class _Upstream(asyncio.Protocol):
 
     def connection_lost(self, exc) -> None:
         self.link.cut()
-
 
 
 async def _serve(sock: socket.socket, relay: _Relay) -> None:

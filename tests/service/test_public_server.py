@@ -235,6 +235,24 @@ def test_the_grpc_door_serves_gRPC_only_through_its_capped_port():
     assert process.poll() is not None and not os.path.exists(relay.dir)
 
 
+class _Transport:
+    def __init__(self, peername):
+        self.peername = peername
+
+    def get_extra_info(self, name):
+        return self.peername if name == "peername" else None
+
+
+def test_a_dual_stack_ipv4_client_is_counted_and_named_as_gRPC_names_it():
+    """A server listening on "::" sees an IPv4 client as ::ffff:1.2.3.4: both doors count it,
+    and the relay names it to gRPC, as 1.2.3.4 (so a trusted proxy's IPv4 address matches)."""
+    from dominion_service.relay import grpc_peer, peer_host
+    mapped = _Transport(("::ffff:1.2.3.4", 5000, 0, 0))
+    assert peer_host(mapped) == "1.2.3.4" and grpc_peer(mapped) == "ipv4:1.2.3.4:5000"
+    assert grpc_peer(_Transport(("::1", 5001, 0, 0))) == "ipv6:[::1]:5001"
+    assert peer_host(_Transport(None)) is None
+
+
 def test_the_grpc_relay_ends_with_a_killed_server():
     """A server killed outright (SIGKILL) leaves no relay process holding its port, and no
     private directory behind."""
