@@ -278,14 +278,15 @@ class _Upstream(asyncio.Protocol):
         self.link.cut()
 
 
-async def _serve(sock: socket.socket, relay: _Relay) -> None:
+async def _serve(sock: socket.socket, relay: _Relay, terminated: list) -> None:
     loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    loop.add_signal_handler(signal.SIGTERM, stop.set)
+    if terminated:   # before the line above
+        return
     server = await loop.create_server(lambda: _Link(relay), sock=sock, backlog=ACCEPT_BACKLOG)
     sys.stdout.buffer.write(READY)
     sys.stdout.buffer.flush()
-    stop = asyncio.Event()
-    loop.add_signal_handler(signal.SIGTERM, stop.set)
-    loop.add_signal_handler(signal.SIGINT, lambda: None)   # the server decides when to stop
     await stop.wait()
     server.close()
     while relay.links:   # until gRPC (stopping) or the clients have closed them
@@ -299,22 +300,28 @@ def main(argv: list) -> int:
     dies)."""
     from .limits import FILE_RESERVE, TrustedProxies, raise_file_limit
     from .logs import rate_limited
-    rate_limited()   # its lines go to the server's stderr, read through the limit there too
+    terminated: list = []   # a SIGTERM before the event loop reads them
+    signal.signal(signal.SIGTERM, lambda *_: terminated.append(True))
+    signal.signal(signal.SIGINT, signal.SIG_IGN)   # the server decides when to stop
     fd, path, server_pid, total, per_address, *trusted = argv
-    end_with_parent()
-    if os.getppid() != int(server_pid):   # the server died before that
-        return 1
-    # Two files a connection, and as many as one wake-up accepts before the refused ones are
-    # closed, within the file limit: else accepts fail (and a newcomer waits) under a low one.
-    files = raise_file_limit()
-    if files != resource.RLIM_INFINITY:
-        total = str(max(1, min(int(total), (files - FILE_RESERVE - ACCEPT_BACKLOG) // 2)))
-    sock = socket.socket(fileno=int(fd))
-    sock.setblocking(False)
-    counts = ConnectionCounts(int(total), int(per_address), TrustedProxies(trusted))
-    asyncio.run(_serve(sock, _Relay(counts, path)))
-    # More SIGTERMs may come (one for each thread of a server that dies); and the directory
-    # is removed here too, as a killed server cannot.
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)
-    shutil.rmtree(os.path.dirname(path), ignore_errors=True)
-    return 0
+    try:
+        end_with_parent()
+        if os.getppid() != int(server_pid):   # the server died before that
+            return 1
+        rate_limited()   # its lines go to the server's stderr, read through the limit there too
+        # Two files a connection, and as many as one wake-up accepts before the refused ones
+        # are closed, within the file limit: else accepts fail (and a newcomer waits) under a
+        # low one.
+        files = raise_file_limit()
+        if files != resource.RLIM_INFINITY:
+            total = str(max(1, min(int(total), (files - FILE_RESERVE - ACCEPT_BACKLOG) // 2)))
+        sock = socket.socket(fileno=int(fd))
+        sock.setblocking(False)
+        counts = ConnectionCounts(int(total), int(per_address), TrustedProxies(trusted))
+        asyncio.run(_serve(sock, _Relay(counts, path), terminated))
+        return 0
+    finally:
+        # More SIGTERMs may come (one for each thread of a server that dies); the directory
+        # is removed here too, as a killed server cannot.
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        shutil.rmtree(os.path.dirname(path), ignore_errors=True)
