@@ -58,9 +58,20 @@ def start_server(db: str, *extra: str) -> tuple:
 
 
 def cpu_seconds(pid: int) -> float:
-    """User and system CPU time of a process so far (Linux /proc)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    """User and system CPU time so far of a process and of every process it started, as far
+    as they are alive now (Linux /proc): a server with its gRPC door's relay, a PostgreSQL
+    postmaster with its backends and writers."""
+    total = 0.0
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = Path(entry.path, "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:   # ended meanwhile
+            continue
+        if int(entry.name) == pid or int(fields[1]) == pid:
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
 
 
 async def play_seats(target: str, seats: list, bot: str, go=None, per_seat=False) -> None:
@@ -171,10 +182,13 @@ def main(argv=None) -> int:
     parser.add_argument("--per-seat", action="store_true",
                         help="a Play stream per seat instead of one PlaySeats stream per client "
                              "process")
+    parser.add_argument("--serve", action="append", default=[], metavar="OPTION",
+                        help="an option for `dominion serve` (repeat it), such as "
+                             "--serve=--max-connections-per-address=0")
     args = parser.parse_args(argv)
     if args.db != ":memory:" and Path(args.db).exists():
         raise SystemExit(f"{args.db} exists; give a new file")
-    proc, target = start_server(args.db)
+    proc, target = start_server(args.db, *args.serve)
     try:
         with connect(target) as client:
             client.wait_ready()
@@ -190,7 +204,8 @@ def main(argv=None) -> int:
         proc.wait(10)
     streams = "a Play stream per seat" if args.per_seat else "one PlaySeats stream per process"
     print(f"({args.players} seats per game, bot {args.bot!r}, db {args.db}, client processes "
-          f"{args.procs}, {streams}, engine {len(dominion.CARDS)} cards, {os.cpu_count()} cores)")
+          f"{args.procs}, {streams}, serve options {args.serve or 'none'}, engine "
+          f"{len(dominion.CARDS)} cards, {os.cpu_count()} cores)")
     return 0
 
 

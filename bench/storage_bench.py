@@ -49,24 +49,8 @@ import dominion  # noqa: E402
 import dominion.bots  # noqa: E402
 from dominion_client.client import TOKEN_METADATA, DecisionTracker, connect  # noqa: E402
 from dominion_proto import dominion_pb2 as pb  # noqa: E402
-from service_bench import KINGDOM, play_games, start_server  # noqa: E402
+from service_bench import KINGDOM, cpu_seconds, play_games, start_server  # noqa: E402
 from tests.postgres_server import TemporaryPostgres  # noqa: E402
-
-
-def cluster_cpu_seconds(postmaster: int) -> float:
-    """CPU time so far of a PostgreSQL server: its postmaster and every process it started
-    (connection backends, writers), as far as they are alive now."""
-    total = 0.0
-    for entry in os.scandir("/proc"):
-        if not entry.name.isdigit():
-            continue
-        try:
-            fields = Path(entry.path, "stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:   # ended meanwhile
-            continue
-        if int(entry.name) == postmaster or int(fields[1]) == postmaster:
-            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    return total
 
 
 def probe(answer_to: str, stream_from: str, stop: threading.Event, samples: list) -> None:
@@ -146,7 +130,7 @@ class Backend:
         """One measured run; ``probing``: a run under the probe instead, measuring only its
         latencies (the probe's own calls would count in the CPU per decision)."""
         committed = commits(self.db) if self.postmaster and not probing else 0
-        before = cluster_cpu_seconds(self.postmaster) if self.postmaster else 0.0
+        before = cpu_seconds(self.postmaster) if self.postmaster else 0.0
         stop = threading.Event()
         prober = threading.Thread(target=probe, args=(self.targets[0], self.targets[-1], stop,
                                                       self.latencies), daemon=True)
@@ -159,7 +143,7 @@ class Backend:
             stop.set()
             prober.join(60)
             return
-        database = cluster_cpu_seconds(self.postmaster) - before if self.postmaster else 0.0
+        database = cpu_seconds(self.postmaster) - before if self.postmaster else 0.0
         self.runs.append((answers, seconds, server, clients, database))
         if self.postmaster:
             self.commits.append(commits(self.db) - committed - 1)

@@ -81,8 +81,9 @@ def register(sub) -> None:
          "connections open at once on each door; more are refused at once (lowered to fit "
          "the file limit)"),
         ("--max-connections-per-address", "max_connections_per_address", int, "N",
-         "connections open at once from one address on the web door (a --trusted-proxy's "
-         "are not counted); more are refused at once"),
+         "connections open at once from one address on each door (a --trusted-proxy's "
+         "are not counted); more are refused at once; 0: no cap per address (behind a proxy "
+         "that caps them; the gRPC door then needs no relay)"),
         ("--idle-timeout", "idle_timeout", float, "S",
          "seconds a connection may stay open with no call under way, or with a request still "
          "arriving"),
@@ -136,10 +137,11 @@ def serve_options(args):
     from .limits import ServiceOptions, TrustedProxies, check_header_name
 
     for name in ("max_games", "max_games_per_client", "max_creates_per_minute",
-                 "max_connections", "max_connections_per_address", "search_playouts",
-                 "max_search_seats"):
+                 "max_connections", "search_playouts", "max_search_seats"):
         if getattr(args, name) < 1:
             raise ServeError(f"--{name.replace('_', '-')} must be at least 1")
+    if args.max_connections_per_address < 0:
+        raise ServeError("--max-connections-per-address must be 0 (no cap) or more")
     for name in ("idle_timeout", "stream_stall_timeout"):
         if not getattr(args, name) > 0:
             raise ServeError(f"--{name.replace('_', '-')} must be more than 0 seconds")
@@ -324,18 +326,9 @@ def child_argv(args, port: int, web_port: int = 0) -> list:
 
 
 def start_child(argv: list) -> subprocess.Popen:
+    from .relay import end_with_parent
     return subprocess.Popen(argv, stdout=subprocess.PIPE, text=True,
-                            preexec_fn=_end_with_parent)
-
-
-def _end_with_parent() -> None:
-    """In a server process of ``--processes``: be sent SIGTERM when the process that started
-    it dies, even killed (Linux's PR_SET_PDEATHSIG; elsewhere nothing)."""
-    try:
-        import ctypes
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)   # PR_SET_PDEATHSIG = 1
-    except (OSError, AttributeError):
-        pass
+                            preexec_fn=end_with_parent)
 
 
 def child_ready(child: subprocess.Popen, no_web: bool) -> bool:

@@ -37,8 +37,10 @@ class ServiceOptions(NamedTuple):
     # headers or body still coming: slowloris) before it is closed.
     max_connections: int = 1000
     idle_timeout: float = 20.0
-    # Web door: connections open at once from one address (a trusted proxy's are not
-    # counted), so that one client cannot take the slots of the others.
+    # Each door: connections open at once from one address (a trusted proxy's are not
+    # counted), so that one client cannot take the slots of the others (`ConnectionCounts`);
+    # 0: no cap per address (for a server behind a proxy that caps them: the gRPC door then
+    # has no relay, `relay.GrpcRelay`).
     max_connections_per_address: int = 50
     # Seconds a Play or PlaySeats client may leave its answers' outcomes unread (the stream
     # stops reading its answers meanwhile) before the stream ends RESOURCE_EXHAUSTED.
@@ -163,17 +165,64 @@ def raise_file_limit() -> int:
     return soft
 
 
-def fit_to_file_limit(options: ServiceOptions, doors: int) -> ServiceOptions:
-    """``options`` with `max_connections` lowered so that ``doors`` doors at their maximum
-    still leave `FILE_RESERVE` descriptors free: a new connection is refused before the
-    process runs out of files, and the games in progress go on."""
+def fit_to_file_limit(options: ServiceOptions, files_per_connection: int) -> ServiceOptions:
+    """``options`` with `max_connections` lowered so that the doors at their maximum (each
+    connection, on every door together, using ``files_per_connection`` descriptors) still
+    leave `FILE_RESERVE` descriptors free: a new
+    connection is refused before the process runs out of files, and the games in progress go
+    on."""
     soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft == resource.RLIM_INFINITY:
         return options
-    room = max(1, (soft - FILE_RESERVE) // max(1, doors))
+    room = max(1, (soft - FILE_RESERVE) // max(1, files_per_connection))
     if options.max_connections <= room:
         return options
     return options._replace(max_connections=room)
+
+
+class ConnectionCounts:
+    """The connections open on one door, in all and per address, for its caps: at most
+    ``max_connections`` in all and ``per_address`` from one address (0: no cap per address),
+    a trusted proxy's (``proxies``: many clients' connections) counted only in all. Each door
+    asks `admit` as a connection opens and calls `release` once it has gone."""
+
+    def __init__(self, max_connections: int, per_address: int, proxies=None):
+        self.max_connections = max_connections
+        self.per_address = per_address
+        self.proxies = proxies
+        self.total = 0
+        self._held: dict = {}   # address -> its connections open (capped ones)
+
+    def _capped(self, address: Optional[str]) -> Optional[str]:
+        if not self.per_address or address is None:
+            return None
+        if self.proxies is not None and self.proxies.trusts(address):
+            return None
+        return address
+
+    def admit(self, address: Optional[str]) -> Optional[str]:
+        """Count a new connection from ``address``; or, past a cap, count nothing and say
+        why it is refused (for the log)."""
+        if self.total >= self.max_connections:
+            return f"{self.total} connections open, its maximum"
+        capped = self._capped(address)
+        if capped is not None:
+            held = self._held.get(capped, 0)
+            if held >= self.per_address:
+                return f"{held} connections open from {capped}, its maximum for one address"
+            self._held[capped] = held + 1
+        self.total += 1
+        return None
+
+    def release(self, address: Optional[str]) -> None:
+        """A connection `admit` counted has gone."""
+        self.total -= 1
+        capped = self._capped(address)
+        if capped is not None:
+            if self._held[capped] <= 1:
+                del self._held[capped]
+            else:
+                self._held[capped] -= 1
 
 
 class TrustedProxies:

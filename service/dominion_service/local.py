@@ -22,7 +22,9 @@ class LocalServer:
                  options: Optional[ServiceOptions] = None, web_port: Optional[int] = None,
                  tls: Optional[tuple] = None, **settings):
         """An in-process server for one person's terminal game or a test: by default it
-        accepts chosen seeds and has no practical game limits (``options``). ``web_port``
+        accepts chosen seeds and has no practical game limits nor a cap of connections per
+        address, and so no gRPC relay process (a server of its own, on loopback; ``options``
+        sets them). ``web_port``
         (0: a free one) also opens the web door (Connect, gRPC-Web and the page). ``tls``:
         (certificate file, key file) to serve both doors over TLS. Other keyword arguments
         are `ServiceOptions` fields set on those options (``search_playouts=200``), so that a
@@ -34,7 +36,7 @@ class LocalServer:
         self.tls = tls
         self.options = options or ServiceOptions(
             allow_seed=True, max_games=10**6, max_games_per_client=10**6,
-            max_creates_per_minute=10**6)
+            max_creates_per_minute=10**6, max_connections_per_address=0)
         self.options = self.options._replace(**settings)
         self._ready = threading.Event()
         self._error: Optional[BaseException] = None

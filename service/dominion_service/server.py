@@ -34,10 +34,11 @@ from dominion_proto import dominion_pb2_grpc as pb_grpc
 from . import replay
 from .answers import Answering, Pending
 from .convert import abandoned_view, answer_to_pb, config_to_pb, view_to_pb
-from .limits import (DEFAULT_PAGE, MAX_NAME, MAX_PAGE, CreationLimits, ServiceError,
-                     ServiceOptions, TrustedProxies, check_create_request, fit_to_file_limit,
-                     over_limits, quote, short)
+from .limits import (DEFAULT_PAGE, MAX_NAME, MAX_PAGE, CreationLimits,
+                     ServiceError, ServiceOptions, TrustedProxies, check_create_request,
+                     fit_to_file_limit, over_limits, quote, short)
 from .logs import rate_limited
+from .relay import GrpcRelay
 from .storage import FinishedGame, SeatRecord, SeatTaken, Storage, StoredGame
 from .search_seats import SearchSeats
 from .sharing import Sharing
@@ -79,6 +80,8 @@ class DominionService(pb_grpc.DominionServiceServicer):
             if self.answering.shared else None
         # The forwarding header: read only from a proxy the operator trusts
         self.proxies = TrustedProxies(options.trusted_proxies, options.forwarded_header)
+        # The gRPC door's relay (`relay.GrpcRelay`), which names each connection's client
+        self.relay: Optional[GrpcRelay] = None
         self._sweeper: Optional[asyncio.Task] = None
 
     # What tests and tools read: the games in progress, over, and broken, by id.
@@ -149,6 +152,8 @@ class DominionService(pb_grpc.DominionServiceServicer):
         """Who the caller is, for the per-client limits: the connection's address, or what a
         trusted proxy's forwarding header says (`limits.TrustedProxies`)."""
         peer = context.peer() or ""
+        if self.relay is not None:
+            peer = self.relay.client_peer(peer)
         kind, _, rest = peer.partition(":")
         host = (rest.rsplit(":", 1)[0] if kind in ("ipv4", "ipv6") else peer).strip("[]")
         if not self.proxies.networks:
@@ -667,6 +672,7 @@ class RunningServer(NamedTuple):
     port: int
     web: Optional[object] = None   # the web door (`web.RunningWeb`) when it was asked for
     health: Optional[object] = None
+    relay: Optional[GrpcRelay] = None   # the gRPC door's public port, with a per-address cap
 
     @property
     def web_port(self) -> Optional[int]:
@@ -678,6 +684,8 @@ class RunningServer(NamedTuple):
         ``grace`` seconds; then the storage is closed. With no answer in flight it takes a
         moment, not ``grace``: every stream ends at once (health Watch streams too)."""
         self.service.stop_streams()
+        if self.relay is not None:
+            self.relay.stop_listening()
         if self.health is not None:
             await self.health.enter_graceful_shutdown()
         stops = [asyncio.ensure_future(self.server.stop(grace))]
@@ -691,6 +699,8 @@ class RunningServer(NamedTuple):
             pass
         await self.server.stop(0)
         await asyncio.gather(*stops)
+        if self.relay is not None:
+            await self.relay.close()
         if self.service.sharing is not None:
             await self.service.sharing.stop()
         self.service.close()
@@ -740,7 +750,10 @@ async def start_server(storage: Storage, host: str = "127.0.0.1", port: int = 0,
         if web_port is not None:
             check_address(host, web_port)
     credentials = _server_credentials(tls) if tls is not None else None
-    options = fit_to_file_limit(options, 2 if web_port is not None else 1)
+    relayed = options.max_connections_per_address > 0
+    # Descriptors per connection: 1 on each door, and on the gRPC door's relay process 2 (the
+    # client's, its own to gRPC), which its own file limit, as large as this one, must hold.
+    options = fit_to_file_limit(options, (2 if relayed else 1) + (web_port is not None))
     rate_limited()
     service = DominionService(storage, options)
     await service.load()
@@ -751,15 +764,26 @@ async def start_server(storage: Storage, host: str = "127.0.0.1", port: int = 0,
     reflection.enable_server_reflection(
         (SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME, REFLECTION_V1), server)
     server.add_generic_rpc_handlers((_reflection_v1_handler(server),))
+    relay = None
+    if relayed:   # gRPC listens privately; the relay, with the caps, on the public port
+        relay = service.relay = GrpcRelay(options, service.proxies)
+    address = relay.private if relay is not None else f"{host}:{port}"
     try:
         if credentials is not None:
-            bound = server.add_secure_port(f"{host}:{port}", credentials)
+            bound = server.add_secure_port(address, credentials)
         else:
-            bound = server.add_insecure_port(f"{host}:{port}")
+            bound = server.add_insecure_port(address)
     except RuntimeError:  # grpc raises this for an address it cannot bind
         bound = 0
+    if bound and relay is not None:
+        try:
+            bound = await relay.start(host, port, reuse_port)
+        except OSError:
+            bound = 0
     if not bound:
         service.close()
+        if relay is not None:
+            await relay.close()
         raise OSError(f"cannot listen on {host}:{port} (in use, or not an address of this "
                       "machine)")
     web = None
@@ -770,12 +794,14 @@ async def start_server(storage: Storage, host: str = "127.0.0.1", port: int = 0,
         except OSError:
             await server.stop(None)
             service.close()
+            if relay is not None:
+                await relay.close()
             raise
     await server.start()
     for name in ("", SERVICE_NAME):
         await health_service.set(name, health_pb2.HealthCheckResponse.SERVING)
     service.start_sweeping()
-    return RunningServer(server, service, bound, web, health_service)
+    return RunningServer(server, service, bound, web, health_service, relay)
 
 
 def _server_credentials(tls: tuple) -> grpc.ServerCredentials:

@@ -13,7 +13,6 @@ import asyncio
 import contextlib
 import logging
 import re
-import socket
 import ssl
 from pathlib import Path
 from typing import NamedTuple, Optional
@@ -32,8 +31,9 @@ from starlette.staticfiles import StaticFiles
 from dominion_proto import dominion_pb2 as pb
 from dominion_proto.dominion_connect import DominionServiceASGIApplication
 
-from .limits import ServiceOptions, TrustedProxies
+from .limits import ConnectionCounts, ServiceOptions, TrustedProxies
 from .logs import rate_limited
+from .relay import ACCEPT_BACKLOG, listening_socket, peer_host
 from .server import TOKEN_METADATA, DominionService, fault_guard
 
 log = logging.getLogger("dominion_service")
@@ -224,10 +224,6 @@ class RunningWeb(NamedTuple):
             await self.task
 
 
-# Connections waiting to be accepted. uvicorn's default (2048) is also how many accepts asyncio
-# tries per wake-up; on Python 3.11 each that fails for want of files schedules its own retry
-# (gh-151615), so a small backlog bounds that work when the process is out of files.
-ACCEPT_BACKLOG = 128
 # A request head larger than this is refused (400) and its connection closed, however it
 # arrives: h11 bounds a head still incomplete, `_bounded_heads` one that came whole.
 MAX_HEADER_BYTES = 16 * 1024
@@ -275,40 +271,30 @@ def guarded_protocol(options: ServiceOptions, tls: Optional[ssl.SSLContext] = No
     its handshake is over, and one that never sends a ClientHello waited 60 s uncounted)."""
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
-    max_connections = options.max_connections
-    per_address = options.max_connections_per_address
+    counts = ConnectionCounts(options.max_connections, options.max_connections_per_address,
+                              proxies)
     idle_timeout = options.idle_timeout
-    held: dict = {}   # address -> its connections open (counted ones)
 
     class GuardedH11(H11Protocol):
         _refused = False
-        _address = None        # counted against `per_address` under this address
+        _counted = False       # counted in `counts`, under `_address`
+        _address = None
         _guard = None          # the idle check's timer
         _checked = None        # the request cycle seen at the last check
         _early = None          # TLS: what came right after the handshake, before its end ran
 
         def connection_made(self, transport):
-            peer = transport.get_extra_info("peername")
-            address = peer[0] if isinstance(peer, tuple) and peer else None
-            if proxies is not None and address is not None and proxies.trusts(address):
-                address = None   # a proxy holds many clients' connections
-            full = len(self.connections) >= max_connections
-            if full or (address is not None and held.get(address, 0) >= per_address):
+            address = peer_host(transport)
+            refusal = counts.admit(address)
+            if refusal is not None:
                 self._refused = True
                 self.transport = transport
                 if tls is None:   # over TLS a reply in clear would be noise: closed
                     transport.write(_BUSY)
                 transport.close()
-                if full:
-                    log.warning("web door: %d connections open, its maximum; refusing new "
-                                "ones", len(self.connections))
-                else:
-                    log.warning("web door: %d connections open from %s, its maximum for "
-                                "one address; refusing new ones", per_address, address)
+                log.warning("web door: %s; refusing new ones", refusal)
                 return
-            if address is not None:
-                self._address = address
-                held[address] = held.get(address, 0) + 1
+            self._counted, self._address = True, address
             _bounded_heads(self.conn)
             self._checked = self.cycle
             self._guard = self.loop.call_later(idle_timeout, self._check)
@@ -356,12 +342,9 @@ def guarded_protocol(options: ServiceOptions, tls: Optional[ssl.SSLContext] = No
             super().connection_lost(exc)
 
         def _uncount(self) -> None:
-            address, self._address = self._address, None
-            if address is not None:
-                if held[address] <= 1:
-                    del held[address]
-                else:
-                    held[address] -= 1
+            if self._counted:
+                self._counted = False   # released once
+                counts.release(self._address)
 
         def _check(self) -> None:
             """Close the connection unless a request is under way whose head and body are
@@ -388,18 +371,7 @@ async def start_web(service: DominionService, host: str = "127.0.0.1", port: int
     ``options``, over TLS when ``tls`` is (certificate file, key file). The socket is bound
     here, so that a port in use is an OSError for the caller rather than uvicorn's exit
     (`start_server` has checked the address before loading the games)."""
-    family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
-    sock = socket.socket(family, socket.SOCK_STREAM)
-    try:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        if reuse_port:   # shared with the other processes of `dominion serve --processes`
-            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
-        sock.bind((host, port))
-        sock.listen(ACCEPT_BACKLOG)
-    except OSError as e:
-        sock.close()
-        raise OSError(f"cannot listen on {host}:{port}: {e.strerror}") from None
-    sock.setblocking(False)
+    sock = listening_socket(host, port, reuse_port)
     bound = sock.getsockname()[1]
     rate_limited()
     context = None

@@ -165,6 +165,127 @@ def test_one_address_cannot_take_every_connection_of_the_web_door(trusted):
         assert status == 200
 
 
+HTTP2_HELLO = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + b"\x00\x00\x00\x04\x00\x00\x00\x00\x00"
+
+
+def speaks_http2(sock: socket.socket) -> bool:
+    """Whether the server answers an HTTP/2 preface on ``sock`` with its SETTINGS frame, as
+    gRPC does (the channel's first step; a refused connection is closed instead)."""
+    sock.settimeout(5)
+    try:
+        sock.sendall(HTTP2_HELLO)
+        head = b""
+        while len(head) < 9:
+            data = sock.recv(9 - len(head))
+            if not data:
+                return False
+            head += data
+    except OSError:
+        return False
+    return head[3] == 4   # frame type SETTINGS
+
+
+@pytest.mark.parametrize("trusted", [False, True])
+def test_one_address_cannot_take_every_connection_of_the_grpc_door(trusted):
+    """With 5 connections a address on the gRPC door: an address holding 5 idle connections
+    has a sixth closed at once, while another address (127.0.0.2) is served; a trusted
+    proxy's connections are not capped; and the service still sees the client's own address
+    (games per address) through the door's relay."""
+    with LocalServer(SqliteStorage(":memory:"), options=options(
+            max_connections_per_address=5, max_games_per_client=1,
+            trusted_proxies=("127.0.0.1",) if trusted else ())) as server:
+        held = [_from("127.0.0.1", server.port) for _ in range(5)]
+        try:
+            time.sleep(0.2)
+            sixth = _from("127.0.0.1", server.port)
+            if trusted:
+                assert speaks_http2(sixth)
+            else:
+                assert closed_by_server(sixth, within=1.0)
+            sixth.close()
+            other = _from("127.0.0.2", server.port)
+            assert speaks_http2(other)
+            other.close()
+        finally:
+            for s in held:
+                s.close()
+        time.sleep(0.2)   # closed: the address has its slots again
+        stubs = [pb_grpc.DominionServiceStub(grpc.insecure_channel(
+            server.target, options=[("grpc.use_local_subchannel_pool", 1)])) for _ in range(2)]
+        created = stubs[0].CreateGame(pb.CreateGameRequest(seats=[pb.SeatSpec(name="A")] * 2))
+        with pytest.raises(grpc.RpcError) as refused:   # another connection, the same address
+            stubs[1].CreateGame(pb.CreateGameRequest(seats=[pb.SeatSpec(name="A")] * 2))
+        assert refused.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+        assert server.service.games[created.game_id].creator == "127.0.0.1"
+
+
+def test_the_grpc_door_serves_gRPC_only_through_its_capped_port():
+    """gRPC itself listens on a Unix socket in a directory only the server's user may enter
+    (not on a port another address could reach around the cap), and its calls come through
+    the relay on the public port; the relay process ends with the server."""
+    with LocalServer(SqliteStorage(":memory:"), options=options()) as server:
+        relay = server.running.relay
+        assert relay.private.startswith(f"unix:{relay.dir}/")
+        assert os.stat(relay.dir).st_mode & 0o077 == 0
+        with connect(server.target) as client:
+            game = client.create_game(["A", "B"])
+        assert server.service.games[game.game_id].creator == "127.0.0.1"
+        process = relay.process
+        assert process.poll() is None
+    assert process.poll() is not None and not os.path.exists(relay.dir)
+
+
+class _Transport:
+    def __init__(self, peername):
+        self.peername = peername
+
+    def get_extra_info(self, name):
+        return self.peername if name == "peername" else None
+
+
+def test_a_dual_stack_ipv4_client_is_counted_and_named_as_gRPC_names_it():
+    """A server listening on "::" sees an IPv4 client as ::ffff:1.2.3.4: both doors count it,
+    and the relay names it to gRPC, as 1.2.3.4 (so a trusted proxy's IPv4 address matches)."""
+    from dominion_service.relay import grpc_peer, peer_host
+    mapped = _Transport(("::ffff:1.2.3.4", 5000, 0, 0))
+    assert peer_host(mapped) == "1.2.3.4" and grpc_peer(mapped) == "ipv4:1.2.3.4:5000"
+    assert grpc_peer(_Transport(("::1", 5001, 0, 0))) == "ipv6:[::1]:5001"
+    assert peer_host(_Transport(None)) is None
+
+
+def test_the_grpc_relay_ends_with_a_killed_server():
+    """A server killed outright (SIGKILL) leaves no relay process holding its port, and no
+    private directory behind."""
+    proc = subprocess.Popen([sys.executable, "-m", "dominion_client.cli", "serve", "--port", "0",
+                             "--no-web", "--db", ":memory:"], stdout=subprocess.PIPE, text=True,
+                            cwd=ROOT, env=ENV)
+    try:
+        assert "listening on" in proc.stdout.readline()
+        relays = [int(p) for p in os.listdir("/proc") if p.isdigit() and _parent(p) == proc.pid]
+        assert len(relays) == 1
+        directory = os.path.dirname(
+            Path(f"/proc/{relays[0]}/cmdline").read_bytes().split(b"\0")[4].decode())
+        assert os.path.isdir(directory)
+        proc.kill()
+        proc.wait()
+        end = time.monotonic() + 10
+        while (os.path.exists(f"/proc/{relays[0]}") or os.path.exists(directory)) and \
+                time.monotonic() < end:
+            time.sleep(0.05)
+        assert not os.path.exists(f"/proc/{relays[0]}") and not os.path.exists(directory)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def _parent(pid: str) -> int:
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    except (OSError, IndexError, ValueError):
+        return 0
+
+
 def test_connections_past_the_cap_are_refused_at_once_and_open_ones_still_served(kingdom):
     with LocalServer(SqliteStorage(":memory:"), options=options(max_connections=6),
                      web_port=0) as server, connect(server.target) as client:
@@ -669,6 +790,7 @@ def test_sigterm_ends_the_server_within_a_second_when_no_answer_is_in_flight():
     (["--forwarded-header", "X-Forwarded-For:"], "--forwarded-header"),
     (["--tls-cert", "cert.pem"], "--tls-key"),
     (["--idle-timeout", "0"], "--idle-timeout"),
+    (["--max-connections-per-address", "-1"], "--max-connections-per-address"),
 ])
 def test_bad_limit_options_are_one_line_and_exit_code_2(flags, words):
     result = subprocess.run([sys.executable, "-m", "dominion_client.cli", "serve", "--port", "0",
