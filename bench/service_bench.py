@@ -57,11 +57,10 @@ def start_server(db: str, *extra: str) -> tuple:
     return proc, line.split("listening on ", 1)[1].split()[0]
 
 
-def cpu_seconds(pid: int) -> float:
-    """User and system CPU time so far of a process and of every process it started, as far
-    as they are alive now (Linux /proc): a server with its gRPC door's relay, a PostgreSQL
-    postmaster with its backends and writers."""
-    total = 0.0
+def process_family(pid: int):
+    """A process and every process it started, as far as they are alive now (Linux /proc): a
+    server with its gRPC door's relay, a PostgreSQL postmaster with its backends and writers;
+    (pid, the fields of /proc/PID/stat after the command) each."""
     for entry in os.scandir("/proc"):
         if not entry.name.isdigit():
             continue
@@ -70,18 +69,24 @@ def cpu_seconds(pid: int) -> float:
         except OSError:   # ended meanwhile
             continue
         if int(entry.name) == pid or int(fields[1]) == pid:
-            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    return total
+            yield int(entry.name), fields
+
+
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU time so far of a process and of every process it started
+    (`process_family`)."""
+    return sum(int(fields[11]) + int(fields[12])
+               for _, fields in process_family(pid)) / os.sysconf("SC_CLK_TCK")
 
 
 async def play_seats(target: str, seats: list, bot: str, go=None, per_seat=False) -> None:
     """Play ``seats`` ((game_id, seat, token) each) in this event loop: all on one PlaySeats
-    stream, or (``per_seat``) one coroutine and Play stream each. ``go``: a callable that
-    blocks until the clock starts (after connecting)."""
+    stream, or (``per_seat``) one coroutine and Play stream each. ``go``: an async callable
+    that returns when the clock starts (awaited after connecting)."""
     async with AsyncClient(target) as client:
         await client.channel.channel_ready()
         if go is not None:
-            go()
+            await go()
         if not per_seat:
             await play_seats_async(client, [(game_id, token, dominion.bots.make_bot(bot, seat))
                                             for game_id, seat, token in seats])
@@ -91,69 +96,104 @@ async def play_seats(target: str, seats: list, bot: str, go=None, per_seat=False
             for game_id, seat, token in seats))
 
 
-def worker(target, seats, bot, ready, go, results, per_seat=False) -> None:
-    """A client process: connect, wait for the start, play, report CPU seconds (or an error)."""
+def worker(targets, seats, bot, ready, go, results, per_seat=False, server=None) -> None:
+    """A client process: connect, wait for the start, play, report CPU seconds (or an error).
+    ``targets``: one server, or several of one database with ``server`` naming each game's
+    (`play_split`)."""
     def wait_for_start():
         ready.wait()
         go.wait()
     start = sum(os.times()[:2])
     try:
-        asyncio.run(play_seats(target, seats, bot, wait_for_start, per_seat))
+        asyncio.run(play_split(targets, seats, bot, per_seat, server, wait_for_start))
         results.put(sum(os.times()[:2]) - start)
     except Exception as e:  # reported by the parent
         results.put(f"{type(e).__name__}: {e}")
 
 
-async def play_split(targets: tuple, seats: list, bot: str, per_seat: bool = False) -> None:
-    """`play_seats` with the games split evenly among several servers of the same database
-    (``dominion serve --shared``): a game's seats all on one of them, a connection to each."""
+def split_games(targets: tuple, seats: list) -> dict:
+    """Each game's server (an index into ``targets``): the games, in their order, dealt out
+    in turn."""
     games = list(dict.fromkeys(game_id for game_id, _, _ in seats))
-    server = {game_id: i % len(targets) for i, game_id in enumerate(games)}
+    return {game_id: i % len(targets) for i, game_id in enumerate(games)}
+
+
+async def play_split(targets: tuple, seats: list, bot: str, per_seat: bool = False,
+                     server=None, go=None) -> None:
+    """`play_seats` with the games split evenly among several servers of the same database
+    (``dominion serve --shared``): a game's seats all on one of them (``server``: each game's,
+    by default `split_games`), a connection to each. ``go``: as for `play_seats`, called once
+    every connection is made."""
+    server = split_games(targets, seats) if server is None else server
+    mine = [[s for s in seats if server[s[0]] == i] for i in range(len(targets))]
+    used = [i for i in range(len(targets)) if mine[i]]
+    if go is not None and not used:   # no seats here: only the clock to wait for
+        await asyncio.to_thread(go)
+    connected, started = [], asyncio.Event()
+
+    async def all_connected() -> None:   # the last to connect waits for the clock
+        connected.append(1)
+        if len(connected) == len(used):
+            await asyncio.to_thread(go)
+            started.set()
+        await started.wait()
+
     await asyncio.gather(*(
-        play_seats(target, [s for s in seats if server[s[0]] == i], bot, per_seat=per_seat)
-        for i, target in enumerate(targets)))
+        play_seats(targets[i], mine[i], bot, None if go is None else all_connected,
+                   per_seat=per_seat)
+        for i in used))
 
 
 def play_games(client, target, server_pid, count: int, players: int, bot: str,
-               seed: int, procs: int, per_seat: bool = False) -> tuple:
+               seed: int, procs: int, per_seat: bool = False, watch=None) -> tuple:
     """Play ``count`` games at once; returns (answers, seconds, server CPU s, client CPU s).
     ``target`` and ``server_pid`` may be tuples: several servers of one database, the games
-    split among them (`play_split`; one client process), their CPU added up."""
+    split among them (`split_games`; each client process has a connection to each), their CPU
+    added up. ``watch``: an object whose ``start()`` and ``stop()`` are called as the clock
+    starts and stops (to measure more over the same time)."""
     pids = server_pid if isinstance(server_pid, tuple) else (server_pid,)
     targets = target if isinstance(target, tuple) else (target,)
-    if procs > 1 and len(targets) > 1:
-        raise ValueError("several servers are played from one client process")
     games = [client.create_game(players, kingdom=KINGDOM, seed=seed + i) for i in range(count)]
     seats = [(g.game_id, s, t) for g in games for s, t in g.tokens.items()]
+    server = split_games(targets, seats)
     if procs <= 1:
         server_before = sum(map(cpu_seconds, pids))
         clients_before = sum(os.times()[:2])
+        if watch is not None:
+            watch.start()
         start = time.perf_counter()
-        asyncio.run(play_split(targets, seats, bot, per_seat))
+        asyncio.run(play_split(targets, seats, bot, per_seat, server))
         seconds = time.perf_counter() - start
+        if watch is not None:
+            watch.stop()
         clients = sum(os.times()[:2]) - clients_before
     else:
         ctx = multiprocessing.get_context("spawn")
         ready, go, results = ctx.Barrier(procs + 1), ctx.Event(), ctx.Queue()
-        workers = [ctx.Process(target=worker, args=(targets[0], seats[i::procs], bot, ready, go,
-                                                    results, per_seat)) for i in range(procs)]
+        workers = [ctx.Process(target=worker, args=(targets, seats[i::procs], bot, ready, go,
+                                                    results, per_seat, server))
+                   for i in range(procs)]
         for w in workers:
             w.start()
         ready.wait()
         server_before = sum(map(cpu_seconds, pids))
+        if watch is not None:
+            watch.start()
         start = time.perf_counter()
         go.set()
         outcomes = [results.get() for _ in workers]
         seconds = time.perf_counter() - start
+        if watch is not None:
+            watch.stop()
         for w in workers:
             w.join()
         errors = [o for o in outcomes if isinstance(o, str)]
         if errors:
             raise SystemExit(f"a client failed: {errors[0]}")
         clients = sum(outcomes)
-    server = sum(map(cpu_seconds, pids)) - server_before
+    server_cpu = sum(map(cpu_seconds, pids)) - server_before
     answers = sum(len(client.record(g.game_id).answers) for g in games)
-    return answers, seconds, server, clients
+    return answers, seconds, server_cpu, clients
 
 
 def report(label: str, runs: list) -> None:

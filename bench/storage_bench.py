@@ -126,9 +126,11 @@ class Backend:
         self.client = connect(self.targets[0])
         self.client.wait_ready(10)
 
-    def run(self, games: int, seed: int, procs: int, probing: bool = False) -> None:
+    def run(self, games: int, seed: int, procs: int, probing: bool = False,
+            watch=None) -> None:
         """One measured run; ``probing``: a run under the probe instead, measuring only its
-        latencies (the probe's own calls would count in the CPU per decision)."""
+        latencies (the probe's own calls would count in the CPU per decision). ``watch``: see
+        `service_bench.play_games`."""
         committed = commits(self.db) if self.postmaster and not probing else 0
         before = cpu_seconds(self.postmaster) if self.postmaster else 0.0
         stop = threading.Event()
@@ -138,7 +140,7 @@ class Backend:
             prober.start()
         answers, seconds, server, clients = play_games(
             self.client, self.targets if len(self.targets) > 1 else self.targets[0],
-            tuple(p.pid for p in self.procs), games, 2, "big-money", seed, procs)
+            tuple(p.pid for p in self.procs), games, 2, "big-money", seed, procs, watch=watch)
         if probing:
             stop.set()
             prober.join(60)
