@@ -29,6 +29,10 @@ import sys
 import time
 from pathlib import Path
 
+# gRPC's C core logs at INFO level by itself (one line for every idle connection it ends); the
+# benchmarks' clients keep to errors, as the `dominion` command does (set it to see them).
+os.environ.setdefault("GRPC_VERBOSITY", "ERROR")
+
 import dominion
 import dominion.bots
 from dominion_client.aio import AsyncClient
