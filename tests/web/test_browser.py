@@ -1657,14 +1657,30 @@ def test_chat_lines_arrive_live_as_text_survive_a_reload_and_spectators_only_rea
             assert page.evaluate("window.pwned") is None
         assert ann.locator("#question").get_attribute("data-sequence") == sequence
         expect(ann.locator("#chat-text")).to_have_value("")
+        # A line typed while the last one is still on its way stays in the box.
+        held: list = []
+        ann.route("**/SendChat", lambda route: held.append(route))
+        ann.locator("#chat-text").fill("on its way")
+        ann.locator("#chat-text").press("Enter")
+        for _ in range(100):   # until the request is held
+            if held:
+                break
+            ann.wait_for_timeout(20)
+        ann.locator("#chat-text").fill("typed meanwhile")
+        held[0].continue_()
+        ann.unroute("**/SendChat")
+        expect(ann.locator("#chat-lines li")).to_have_count(2)
+        expect(ann.locator("#chat-lines li").nth(1)).to_have_text("Ann: on its way")
+        ann.wait_for_timeout(200)   # the answer to the send has come back
+        expect(ann.locator("#chat-text")).to_have_value("typed meanwhile")
         expect(watcher.locator("#chat-text")).to_have_count(0)
         assert axe_violations(bob) == [], "the chat"
         bob.reload()
-        expect(bob.locator("#chat-lines li")).to_have_text(f"Ann: {said}")
+        expect(bob.locator("#chat-lines li").first).to_have_text(f"Ann: {said}")
         for i in range(5):
             bob.locator("#chat-text").fill(f"line {i}")
             bob.locator("#chat-text").press("Enter")
-            expect(bob.locator("#chat-lines li")).to_have_count(i + 2)
+            expect(bob.locator("#chat-lines li")).to_have_count(i + 3)
         bob.locator("#chat-text").fill("one too many")
         bob.locator("#chat-text").press("Enter")
         expect(bob.locator("#chat-error")).to_contain_text("at most 5 chat lines")

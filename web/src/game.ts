@@ -80,7 +80,9 @@ export class Table {
   private readonly onKey = (e: KeyboardEvent) => this.key(e);
   private resignBox?: HTMLDetailsElement; // a seat's "Resign" question (none for a spectator)
   private chatNext = 0n;                  // the first chat line not shown yet
-  private readonly chatLines = h("ol", { id: "chat-lines", "aria-live": "polite" });
+  // Focusable: once its lines overflow it scrolls, and a keyboard must reach it to scroll.
+  private readonly chatLines = h("ol", { id: "chat-lines", "aria-live": "polite",
+    tabindex: "0", "aria-label": "Chat lines" });
   private readonly chatForm = h("form", { id: "chat-form" });
 
   constructor(private root: HTMLElement, private gameId: string, private token?: string) {}
@@ -471,10 +473,13 @@ export class Table {
     this.chatForm.addEventListener("submit", async (e) => {
       e.preventDefault();
       said.textContent = "";
+      const line = text.value;
       try {
-        await client.sendChat({ gameId: this.gameId, text: text.value },
+        await client.sendChat({ gameId: this.gameId, text: line },
           { headers: seatHeaders(this.token) });
-        text.value = "";
+        // Emptied only if it still holds the line sent: what was typed while it went (its
+        // line may come back on the stream first) stays.
+        if (text.value === line) text.value = "";
       } catch (error) {
         said.textContent = refusal(error);
       }
