@@ -1083,7 +1083,8 @@ def test_a_second_click_is_taken_only_on_the_control_that_stayed_under_the_point
             stood = time.monotonic() - changed
             page.mouse.down()   # the second click: the pointer has not moved
             page.mouse.up()
-            page.wait_for_timeout(250)
+            # An answer it sent marked the question busy before mouse.up() returned; its
+            # request was seen (``sent``) before its reply could make the question idle again.
             wait_for_question(page)
             answers = len(sent) - count
             assert answers <= 2 and not page.locator("#answer-error").count(), turn
