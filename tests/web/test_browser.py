@@ -247,7 +247,7 @@ def test_every_kind_of_question_is_answered_with_its_controls(server, page):
                                   bots={1: "militia-big-money", 2: "big-money", 3: "random"},
                                   first_player=0)
     page.goto(f"{server.web_url}#/game/{game.game_id}?token={game.tokens[0]}")
-    seen = set()
+    seen, kept = set(), set()
     for _ in range(400):
         kind = wait_for_question(page)
         if kind == "over" or seen >= {"turn", "select", "choose", "order"}:
@@ -257,9 +257,11 @@ def test_every_kind_of_question_is_answered_with_its_controls(server, page):
             assert click_first(page, a_move("PLAY") + ":not([data-card=Copper])"
                                      ":not([data-card=Silver]):not([data-card=Gold])",
                                a_move("PLAY_TREASURES"),
+                               # (Silver before the $2-$3 cards: a deck of Pawns took 57
+                               # turns to buy and play a Sentry, whose order comes last)
                                *(a_move("BUY", c) for c in
-                                 ("Province", "Gold", "Sentry", "Library", "Pawn", "Steward",
-                                  "Courtyard", "Silver")),
+                                 ("Province", "Gold", "Sentry", "Library", "Silver", "Pawn",
+                                  "Steward", "Courtyard")),
                                a_move("END_PHASE"))
         elif kind == "order":
             items = page.locator("#question .ordering li")
@@ -278,12 +280,15 @@ def test_every_kind_of_question_is_answered_with_its_controls(server, page):
                 assert page.locator("#question .chip:not(.picked)").first.is_disabled()
                 for i in range(high):
                     page.locator("#question .chip.picked").first.click()
+                kept.add("max")
             if low > 0:
                 assert confirm.is_disabled()   # min is kept
+                kept.add("min")
             answer_simply(page, kind)
         else:
             answer_simply(page, kind)
     assert seen >= {"turn", "select", "choose", "order"}, seen
+    assert kept == {"min", "max"}, kept
 
 
 def kingdoms_of_every_card() -> list:
