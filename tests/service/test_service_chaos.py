@@ -61,17 +61,10 @@ class Server:
 
 
 class SlowerBot(SlowBot):
-    """Thinks THINK seconds an answer while ``chaos`` is set, then none: after the chaos the
-    games would otherwise take some 15 s more to end, proving nothing more."""
+    """Thinks THINK seconds an answer while the chaos lasts, then none (after the chaos the
+    games took some 15 s more to end, proving nothing more)."""
 
-    def __init__(self, bot, chaos: threading.Event):
-        super().__init__(bot)
-        self.chaos = chaos
-
-    def answer(self, decision, view):
-        if self.chaos.is_set():
-            time.sleep(THINK)
-        return self.bot.answer(decision, view)
+    think = THINK
 
 
 def follow(client, game_id: str, out: list) -> None:
