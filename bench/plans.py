@@ -14,6 +14,7 @@ over Gold, or up to two bought over Silver.
   bot whose own seat plays the plan `search_plan` finds at its first buy (a search over the
   variants by their games against the base: the plan depends only on the Kingdom), each
   against the opponent on P pairs of games per Kingdom, the same seeds for both.
+- ``--kingdoms N``: only the first N of those Kingdoms (a quick look; the tests' tiny size).
 
     .venv/bin/python bench/plans.py --games 400                          # about 2 minutes
     .venv/bin/python bench/plans.py --games 0 --pairs 12 --playouts 48   # about 18 minutes
@@ -136,9 +137,9 @@ def _plan_job(job):
                              for g in range(games)) / games
 
 
-def plan_table(games: int, opponent: str, workers: int) -> None:
+def plan_table(games: int, opponent: str, workers: int, first=None) -> None:
     jobs = []
-    for k, kingdom in enumerate(kingdoms(1)):
+    for k, kingdom in enumerate(kingdoms(1)[:first]):
         if opponent != "best":
             kingdom = with_witch(kingdom)
         base = opponent if opponent != "best" else best_strategy_for(kingdom)
@@ -164,12 +165,12 @@ def _search_job(job):
     return 1.0 / len(won) if specs.index("search") in won else 0.0
 
 
-def search_rows(pairs: int, opponent: str, playouts: int, workers: int) -> None:
+def search_rows(pairs: int, opponent: str, playouts: int, workers: int, first=None) -> None:
     spec = DOUBLE_WITCH if opponent == "double-witch" else opponent
     for cls in (SearchBot, PlanSearchBot):
         jobs = []
         for p in range(pairs):
-            for k, kingdom in enumerate(kingdoms(1)):
+            for k, kingdom in enumerate(kingdoms(1)[:first]):
                 if opponent != "best":
                     kingdom = with_witch(kingdom)
                 other = best_strategy_for(kingdom) if opponent == "best" else spec
@@ -193,14 +194,16 @@ def main() -> None:
     parser.add_argument("--opponent", default="witch-big-money",
                         help="witch-big-money, double-witch or best")
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--kingdoms", type=int, default=None, metavar="N",
+                        help="only the first N of the Kingdoms (a quick look)")
     args = parser.parse_args()
     started = time.perf_counter()
     PlanSearchBot.GAMES = args.plan_games   # (set before the workers are forked)
     if args.games:
         base = "witch-big-money" if args.opponent == "double-witch" else args.opponent
-        plan_table(args.games, base, args.workers)
+        plan_table(args.games, base, args.workers, args.kingdoms)
     if args.pairs:
-        search_rows(args.pairs, args.opponent, args.playouts, args.workers)
+        search_rows(args.pairs, args.opponent, args.playouts, args.workers, args.kingdoms)
     print(f"{time.perf_counter() - started:.0f} s")
 
 

@@ -19,8 +19,8 @@ from tests.support import run_benchmark
     ("agent_table.py", ["--games", "2", "--games4", "0", "--playouts", "2", "--opponents", "",
                         "--scripts", "2"], "| 2 | known-best witch-lab (its board) | 2 |"),
     ("playouts.py", ["--playouts", "2"], "4 players:"),
-    ("plans.py", ["--games", "2", "--pairs", "1", "--playouts", "2", "--plan-games", "2"],
-     "PlanSearchBot against witch-big-money"),
+    ("plans.py", ["--games", "2", "--pairs", "1", "--playouts", "2", "--plan-games", "2",
+                  "--kingdoms", "2"], "PlanSearchBot against witch-big-money"),
     ("search_service.py", ["--games", "2", "--playouts", "2", "--seconds", "1"], "p99"),
 ])
 def test_a_search_benchmark_runs_at_a_tiny_size(script, args, printed, tmp_path, monkeypatch):

@@ -56,14 +56,19 @@ class Server:
 
 
 class SlowBot:
-    """A bot that thinks some milliseconds per answer, so that the games are still going when
-    the server is stopped (at 10 ms, games sometimes ended before the last restarts)."""
+    """A bot that thinks ``think`` seconds per answer while ``stirring`` is set, so that the
+    games are still going when the server is stopped (at 10 ms, games sometimes ended before
+    the last restarts); once the test clears it, at once: the games then only have to end
+    (they took some 4 s more, proving nothing more)."""
 
-    def __init__(self, bot):
-        self.bot = bot
+    think = 0.03
+
+    def __init__(self, bot, stirring: threading.Event):
+        self.bot, self.stirring = bot, stirring
 
     def answer(self, decision, view):
-        time.sleep(0.03)
+        if self.stirring.is_set():
+            time.sleep(self.think)
         return self.bot.answer(decision, view)
 
 
@@ -98,6 +103,8 @@ def test_no_acknowledged_answer_is_lost_and_every_game_ends_across_kills(databas
     server.start()
     target = f"127.0.0.1:{server.port}"
     seats, threads, results = [], [], {}
+    stirring = threading.Event()
+    stirring.set()
     started = time.monotonic()
     try:
         with connect(target) as client:
@@ -107,7 +114,7 @@ def test_no_acknowledged_answer_is_lost_and_every_game_ends_across_kills(databas
                 for s, token in game.tokens.items():
                     seat = RecordingSeat(client, game.game_id, token)
                     bot = SlowBot(dominion.bots.make_bot("big-money" if s else "random",
-                                                         g * 10 + s))
+                                                         g * 10 + s), stirring)
                     seats.append((game.game_id, s, seat))
                     t = threading.Thread(target=lambda k=(game.game_id, s), st=seat, b=bot:
                                          results.__setitem__(k, play_seat(st, b, 60)),
@@ -121,6 +128,7 @@ def test_no_acknowledged_answer_is_lost_and_every_game_ends_across_kills(databas
                 server.stop(signal.SIGKILL if i % 2 == 0 else signal.SIGTERM)
                 time.sleep(rng.uniform(0.0, 0.3))
                 server.start()
+            stirring.clear()
             for t in threads:
                 t.join(max(1.0, TIME_LIMIT - (time.monotonic() - started)))
             assert not any(t.is_alive() for t in threads), "a game did not finish in time"

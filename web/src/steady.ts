@@ -53,7 +53,11 @@ export class Steady {
     const next = new Map<string, Placed>();
     for (const el of root.querySelectorAll<HTMLElement>("[data-act]")) {
       const r = el.getBoundingClientRect();
-      if (r.width === 0 && r.height === 0) continue;   // not shown (a closed popup): never settled
+      // Not shown: never settled. A closed popup's button keeps a box (a closed <details>
+      // hides its content with content-visibility), so its box alone does not say so; noted
+      // there, it would count as settled the instant the popup opened, when a click comes
+      // before the popup's "toggle" (input runs before other tasks).
+      if ((r.width === 0 && r.height === 0) || !el.checkVisibility()) continue;
       const x = r.left + window.scrollX;
       const y = r.top + window.scrollY;
       const act = el.dataset.act as string;
