@@ -43,7 +43,7 @@ from .strategy import Strategy, StrategyBot, parse_strategy
 
 # Plans cached under another version are planned again: bump it when the plans, their search
 # or the default play policy (which plays them) change.
-PLANNER_VERSION = 3
+PLANNER_VERSION = 4
 DEFAULT_BUDGET = 40_000      # games: under 30 s on 2 cores (README, "Plan a Kingdom")
 MIN_BUDGET = 1000            # games: the first round of every seed against the league
 MAX_PLAN_DECISIONS = 3000    # a game still running after this many answers is a draw
@@ -272,7 +272,8 @@ def _rules(plan: Plan) -> list:
                 ("Estate", (f"supply({vp.card}) <= {plan.estate_at}",)),
                 ("Silver", ("count(Silver) < 1",)),
                 ("Copper", ())]
-    opening = [(card, ("turn <= 2", f"count({card}) < 1")) for card in plan.opening]
+    opening = [(card, ("turn <= 2", f"count({card}) < 1", _opening_coins(card)))
+               for card in plan.opening]
     if plan.kind == ENGINE:
         village, draw, payload, buy, thinner = plan.engine
         most_draw, most_payload, most_buy = plan.counts
@@ -282,7 +283,8 @@ def _rules(plan: Plan) -> list:
         rules.append(("Province", (f"provinces_left <= {plan.duchy_at}",)))
         rules += opening
         if thinner:
-            rules.append((thinner, ("count({0}) < 1".format(thinner), "turn <= 4")))
+            rules.append((thinner, (f"count({thinner}) < 1", "turn <= 4",
+                                    _opening_coins(thinner))))
         if payload and CARDS[payload].is_attack:
             rules.append((payload, (f"count({payload}) < {most_payload}",)))
         rules.append(("Gold", ("coins >= 6", f"count({draw}) >= 2")))
@@ -307,6 +309,12 @@ def _rules(plan: Plan) -> list:
     rules += [_want_rule(w) for w in plan.wants if w.over == "Silver"]
     rules.append(("Silver", ()))
     return rules
+
+
+def _opening_coins(card: str) -> str:
+    """The coins a trasher is opened with: the smaller hand of a $5/$2 split, either of $4/$3
+    ($5 goes to a $5 trasher); a $5 hand spent on a $2 Chapel is a turn's buy lost."""
+    return f"coins <= {max(4, CARDS[card].cost)}"
 
 
 def _play_order(plan: Plan) -> list:

@@ -99,6 +99,35 @@ def make_bot_from(plan: Plan):
     return StrategyBot(plan.strategy(), 1)
 
 
+def _opening_buy(plan: Plan, kingdom, hand: list, turn: int = 1) -> str:
+    state = dominion.position(kingdom, hands=[hand], phase="buy", turn=turn)
+    state = dominion.step(state, dominion.Move("play_treasures"))
+    move = make_bot_from(plan).answer(dominion.pending(state), dominion.view(state, 0, 0))
+    return move.card
+
+
+@pytest.mark.parametrize("opening", [("Chapel",), ()])
+def test_a_trasher_is_opened_with_the_smaller_hand_of_a_five_two_split(opening):
+    """A plan that opens with Chapel buys its $5 card with the $5 hand and Chapel with the $2
+    (a $5 hand spent on a $2 Chapel loses a turn's buy); on $4/$3 it takes Chapel with either."""
+    plan = replace(money_plan(Want("Witch", 1)), opening=opening)
+    five = ["Copper"] * 5
+    assert _opening_buy(plan, WITCH_BOARD, five) == "Witch"
+    two = ["Copper", "Copper", "Estate", "Estate", "Estate"]
+    assert _opening_buy(plan, WITCH_BOARD, two, turn=2) == ("Chapel" if opening else None)
+    four = ["Copper"] * 4 + ["Estate"]
+    assert _opening_buy(plan, WITCH_BOARD, four) == ("Chapel" if opening else "Silver")
+    assert _opening_buy(plan, WITCH_BOARD, five, turn=3) == "Witch"
+
+
+def test_an_engines_trasher_waits_for_a_hand_of_four_or_less():
+    plan = Plan(ENGINE, engine=("Village", "Smithy", "Militia", "Market", "Chapel"),
+                counts=(5, 2, 2), green_draw=4, golds=0)
+    assert _opening_buy(plan, ENGINE_BOARD, ["Copper"] * 5) != "Chapel"
+    assert _opening_buy(plan, ENGINE_BOARD, ["Copper", "Copper", "Copper", "Estate",
+                                             "Estate"], turn=2) == "Chapel"
+
+
 def test_the_penultimate_province_rule_buys_a_duchy_when_behind():
     """With two Provinces left and $8, a plan with the penultimate-Province rule does not buy
     the Province that would let the next player win with the last one: it takes a Duchy."""
