@@ -22,8 +22,8 @@ lose).
    league); the worst matchup is reported beside it.
 3. **Generations** mutate the leaders (copies, timing, greening, a second card, the opening)
    and play them again on fresh seeds, until the budget is spent.
-4. **Finalists** (the leaders and the best BMU + X) are scored again on fresh seeds against the
-   final league; the best mixture wins.
+4. **Finalists** (the leaders, the leaders of up to `HALL` earlier generations, and the best
+   BMU + X) are scored again on fresh seeds against the final league; the best mixture wins.
 
 The budget is a number of games, not seconds, so that the same Kingdom, players, budget and
 seed give the same plan on any machine and any number of workers (game ``i`` of a match is a
@@ -43,11 +43,12 @@ from .strategy import Strategy, StrategyBot, parse_strategy
 
 # Plans cached under another version are planned again: bump it when the plans, their search
 # or the default play policy (which plays them) change.
-PLANNER_VERSION = 3
+PLANNER_VERSION = 5
 DEFAULT_BUDGET = 40_000      # games: under 30 s on 2 cores (README, "Plan a Kingdom")
 MIN_BUDGET = 1000            # games: the first round of every seed against the league
 MAX_PLAN_DECISIONS = 3000    # a game still running after this many answers is a draw
 LEADERS = 4                  # plans kept from one generation to the next
+HALL = 6                     # earlier generations' leaders among the finalists (the latest)
 CHILDREN = 12                # mutations of the leaders per generation
 LEAGUE_SIZE = 7              # the most opponents a plan is scored against
 FIRST_GAMES = 4              # games per league member in the first round of a halving
@@ -272,7 +273,8 @@ def _rules(plan: Plan) -> list:
                 ("Estate", (f"supply({vp.card}) <= {plan.estate_at}",)),
                 ("Silver", ("count(Silver) < 1",)),
                 ("Copper", ())]
-    opening = [(card, ("turn <= 2", f"count({card}) < 1")) for card in plan.opening]
+    opening = [(card, ("turn <= 2", f"count({card}) < 1", _opening_coins(card)))
+               for card in plan.opening]
     if plan.kind == ENGINE:
         village, draw, payload, buy, thinner = plan.engine
         most_draw, most_payload, most_buy = plan.counts
@@ -282,7 +284,8 @@ def _rules(plan: Plan) -> list:
         rules.append(("Province", (f"provinces_left <= {plan.duchy_at}",)))
         rules += opening
         if thinner:
-            rules.append((thinner, ("count({0}) < 1".format(thinner), "turn <= 4")))
+            rules.append((thinner, (f"count({thinner}) < 1", "turn <= 4",
+                                    _opening_coins(thinner))))
         if payload and CARDS[payload].is_attack:
             rules.append((payload, (f"count({payload}) < {most_payload}",)))
         rules.append(("Gold", ("coins >= 6", f"count({draw}) >= 2")))
@@ -307,6 +310,12 @@ def _rules(plan: Plan) -> list:
     rules += [_want_rule(w) for w in plan.wants if w.over == "Silver"]
     rules.append(("Silver", ()))
     return rules
+
+
+def _opening_coins(card: str) -> str:
+    """The coins a trasher is opened with: the smaller hand of a $5/$2 split, either of $4/$3
+    ($5 goes to a $5 trasher); a $5 hand spent on a $2 Chapel is a turn's buy lost."""
+    return f"coins <= {max(4, CARDS[card].cost)}"
 
 
 def _play_order(plan: Plan) -> list:
@@ -641,6 +650,9 @@ class Planner:
         leaders = self.halve(first, league, gen_seed, FIRST_GAMES, LEADERS,
                              search_budget // 2 - self.played)
         self.history.append((0, leaders[0].plan.label, leaders[0].mixture))
+        # Each generation's leader stays a finalist: a generation's first round is a few games
+        # against each league member, where a good plan can fall behind by chance and be lost.
+        hall = [leaders[0].plan]
         # The league: the best of every kind of plan too (Provincial's diverse leaders), so that
         # a money plan that loses to the Kingdom's rush or engine is not taken for the best.
         best_of_kind = [next(e.plan for e in leaders if e.plan.kind == kind)
@@ -659,8 +671,10 @@ class Planner:
                 break
             leaders = self.halve(pool, league, gen_seed, FIRST_GAMES, LEADERS, remaining)
             self.history.append((generation, leaders[0].plan.label, leaders[0].mixture))
+            hall.append(leaders[0].plan)
             league = self._league(league, [leaders[0].plan])
-        finalists = list(dict.fromkeys([e.plan for e in leaders] + [best_single]))
+        earlier = list(dict.fromkeys(reversed(hall)))[:HALL]
+        finalists = list(dict.fromkeys([e.plan for e in leaders] + earlier + [best_single]))
         fresh = _mix(self.seed ^ 0xF1A1)
         per_member = (self.budget - self.played) // (len(finalists) * len(league))
         per_member = max(self.players, per_member // self.players * self.players)

@@ -285,7 +285,7 @@ class SearchBot:
         policy = self._policy_for(state.config.kingdom, len(state.players))
         seen = Observation(state, seat, policy.log_from)
         default = policy.answer(decision, seen)
-        if self.choices and _searched_choice(decision):
+        if self.choices and decision.kind == CHOOSE:
             candidates = _choice_candidates(decision, default)
         elif _searched(decision, default):
             candidates = self._candidates(decision, default,
@@ -481,19 +481,16 @@ def _searched(decision, default) -> bool:
         default.verb in (BUY, END_PHASE)
 
 
-def _searched_choice(decision) -> bool:
-    """Whether the bot (with ``choices``) searches a CHOOSE question: one with 2 to
-    `MAX_CHOICE_ANSWERS` legal answers (Minion, Steward, Torturer's victim, Nobles, Pawn, a
-    yes/no question...), not Courtier's or Lurker's longer lists."""
-    return decision.kind == CHOOSE and \
-        2 <= len(choose_answers(decision)) <= MAX_CHOICE_ANSWERS
-
-
 def _choice_candidates(decision, default) -> list:
-    """The default answer first, then every other legal answer to a CHOOSE question (an
-    answer is a set of options: the default's order of them does not make another)."""
+    """The answers the bot (with ``choices``) compares for a CHOOSE question: the default first,
+    then every other legal answer (an answer is a set of options: the default's order of them
+    does not make another); none where it has fewer than 2 or more than `MAX_CHOICE_ANSWERS`
+    (Courtier's or Lurker's longer lists), which get the default answer."""
+    answers = choose_answers(decision)
+    if not 2 <= len(answers) <= MAX_CHOICE_ANSWERS:
+        return []
     chosen = set(default)
-    return [default] + [a for a in choose_answers(decision) if set(a) != chosen]
+    return [default] + [a for a in answers if set(a) != chosen]
 
 
 def _near_the_end(seen, players: int) -> bool:

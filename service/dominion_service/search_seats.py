@@ -67,7 +67,9 @@ class SearchSeats:
                     planning(percent)
 
             def progress(done: int, budget: int, stage: str) -> None:   # in the thread
-                percent = done * 100 // budget // PLANNING_STEP * PLANNING_STEP
+                # Done is 100%: a plan may end a few games short of its budget.
+                percent = 100 if stage == "done" else \
+                    done * 100 // budget // PLANNING_STEP * PLANNING_STEP
                 if percent > shown[0]:   # only forward: the planner's stages may report less
                     shown[0] = percent
                     try:
