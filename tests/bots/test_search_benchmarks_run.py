@@ -22,6 +22,8 @@ from tests.support import run_benchmark
     ("plans.py", ["--games", "2", "--pairs", "1", "--playouts", "2", "--plan-games", "2",
                   "--kingdoms", "2"], "PlanSearchBot against witch-big-money"),
     ("search_service.py", ["--games", "2", "--playouts", "2", "--seconds", "1"], "p99"),
+    ("plan_quality.py", ["--kingdoms", "1", "--budget", "1000", "--games", "4"],
+     "mean against the known-best scripts on their boards:"),
 ])
 def test_a_search_benchmark_runs_at_a_tiny_size(script, args, printed, tmp_path, monkeypatch):
     monkeypatch.setenv("DOMINION_PLAN_CACHE", str(tmp_path))   # (plans made here stay here)
