@@ -43,13 +43,13 @@ from .strategy import Strategy, StrategyBot, parse_strategy
 
 # Plans cached under another version are planned again: bump it when the plans, their search
 # or the default play policy (which plays them) change.
-PLANNER_VERSION = 7
+PLANNER_VERSION = 6
 DEFAULT_BUDGET = 40_000      # games: under 30 s on 2 cores (README, "Plan a Kingdom")
 MIN_BUDGET = 1000            # games: the first round of every seed against the league
 MAX_PLAN_DECISIONS = 3000    # a game still running after this many answers is a draw
 LEADERS = 4                  # plans kept from one generation to the next
 HALL = 6                     # earlier generations' leaders among the finalists (the latest)
-CHILDREN = 64                # mutations of the leaders per generation (16 each: 12 and 32 explored too little)
+CHILDREN = 32                # mutations of the leaders per generation (8 each: 12 explored too little)
 LEAGUE_SIZE = 7              # the most opponents a plan is scored against
 FIRST_GAMES = 4              # games per league member in the first round of a halving
 FINAL_SHARE = 0.25           # of the budget, kept for the finalists on fresh seeds
